@@ -1,0 +1,52 @@
+/** API paths (spec section 7 of both documents) and app routes. The server registers these exact strings. */
+export const API = {
+  login: '/auth/email/login',
+  register: '/auth/email/register',
+  logout: '/auth/logout',
+  resetRequest: '/auth/password/reset/request',
+  reset: '/auth/password/reset',
+  changePassword: '/auth/password/change',
+  verifyEmail: '/auth/email/verify',
+  resendVerification: '/auth/email/verify/resend',
+  refreshToken: '/auth/token/refresh',
+  me: '/user/me',
+  meSettings: '/user/me/settings',
+  intercom: '/user/intercom',
+  /** Not named by the spec: where the global error dialog sends its feedback form. */
+  feedback: '/feedback',
+  /** Not named by the spec: local admin bridge used by `npm run admin` while the server holds the data directory. */
+  adminImpersonate: '/admin/impersonate',
+  health: '/health',
+} as const;
+
+/** Every API path prefix; the server answers these and serves the web app for everything else. */
+export const API_PREFIXES = ['/auth/', '/user/', '/feedback', '/admin/', '/health', '/billing/', '/library', '/search/', '/data/', '/media/', '/rendering/'] as const;
+
+export const ROUTES = {
+  root: '/',
+  login: '/login',
+  register: '/register',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
+  confirmEmail: '/confirm-email',
+  settings: '/settings',
+  pricing: '/pricing',
+  privacy: '/extension/privacy',
+  terms: '/extension/terms',
+  workspace: '/workspace',
+  libraries: '/libraries',
+  search: '/search',
+  /** Not named by the spec: the sign-in link printed by the admin impersonation command (token in the hash). */
+  impersonate: '/impersonate',
+} as const;
+
+export const settingsPath = (tab?: SettingsTab) => (tab ? `${ROUTES.settings}/${tab}` : ROUTES.settings);
+export type SettingsTab = 'password' | 'billing';
+export const SETTINGS_TABS: readonly SettingsTab[] = ['password', 'billing'];
+
+export const confirmEmailLink = (appUrl: string, code: string) =>
+  `${appUrl.replace(/\/$/, '')}${ROUTES.confirmEmail}?code=${encodeURIComponent(code)}`;
+export const resetPasswordLink = (appUrl: string, code: string) =>
+  `${appUrl.replace(/\/$/, '')}${ROUTES.resetPassword}?code=${encodeURIComponent(code)}`;
+export const impersonateLink = (appUrl: string, token: string) =>
+  `${appUrl.replace(/\/$/, '')}${ROUTES.impersonate}#token=${encodeURIComponent(token)}`;

@@ -1,0 +1,52 @@
+import { PASSWORD_MIN_LENGTH } from './constants';
+import { DEFAULT_UI_PREFERENCES, type UiPreferences } from './entities';
+
+/** The simple {local}@{domain}.{tld} shape of spec section 5. */
+export const isValidEmail = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim());
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export interface PasswordCriteria {
+  length: boolean;
+  match: boolean;
+}
+export const passwordCriteria = (password: string, confirmation: string): PasswordCriteria => ({
+  length: password.length >= PASSWORD_MIN_LENGTH,
+  match: password.length > 0 && password === confirmation,
+});
+export const allCriteriaMet = (c: PasswordCriteria) => c.length && c.match;
+
+/**
+ * The saved path after sign-in is used only if same-origin, starts with '/', and contains none of
+ * '//', '..' or a backslash (accounts spec section 4); otherwise /workspace.
+ */
+export function safeNextPath(next: string | null | undefined, fallback = '/workspace'): string {
+  if (!next) return fallback;
+  if (!next.startsWith('/') || next.includes('//') || next.includes('..') || next.includes('\\')) return fallback;
+  try {
+    const base = 'http://same.origin';
+    const u = new URL(next, base);
+    if (u.origin !== base) return fallback;
+  } catch {
+    return fallback;
+  }
+  return next;
+}
+
+type PrefKey = keyof UiPreferences;
+/** Validates a partial preferences object; returns an error string naming the bad field or null. */
+export function validatePreferences(input: unknown): string | null {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return 'settings must be an object';
+  for (const [key, value] of Object.entries(input)) {
+    if (!(key in DEFAULT_UI_PREFERENCES)) return `Unknown setting: ${key}`;
+    const k = key as PrefKey;
+    const def = DEFAULT_UI_PREFERENCES[k];
+    if (k === 'libraryViewMode') {
+      if (value !== 'list' && value !== 'grid') return 'libraryViewMode must be list or grid';
+    } else if (Array.isArray(def)) {
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string') || value.length > 32)
+        return `${key} must be a list of strings`;
+    } else if (typeof value !== typeof def) return `${key} must be a ${typeof def}`;
+  }
+  return null;
+}

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from '../../db/schema';
+import { spawnTsWorker } from '../tsWorker';
+import { acquireDataDirLock } from './dataDirLock';
+
+// Timestamps come back as ISO strings and bigint counts as numbers, on PGlite and PostgreSQL alike.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export interface Database {
+  db: Kysely<DB>;
+  /** Raw SQL on the same connection(s); pg-boss uses it through `db.executeSql`. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL through DATABASE_URL (a normal pool), or else embedded PGlite under dataDir in a
+ * worker thread reached by exactly one socket connection: PGlite over pglite-socket corrupts
+ * concurrent transactions with more than one, so the pool is capped at one and queues callers.
+ */
+export async function openDatabase(opts: { dataDir: string; databaseUrl: string | null }): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    return wrap(pool, 'postgres', async () => undefined);
+  }
+  const release = acquireDataDirLock(opts.dataDir);
+  const pgDir = path.join(opts.dataDir, 'pg');
+  fs.mkdirSync(pgDir, { recursive: true });
+  // Unix socket paths are limited to ~107 bytes, so the socket lives in a short temp folder.
+  const sockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csdb-'));
+  const worker = spawnTsWorker(new URL('./pglite.worker.ts', import.meta.url), {
+    workerData: { dataDir: pgDir, socketPath: path.join(sockDir, '.s.PGSQL.5432') },
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`database worker exited (${code})`)));
+      worker.once('message', (m: { type: string; message?: string }) =>
+        m.type === 'ready' ? resolve() : reject(new Error(`database worker failed: ${m.message}`)),
+      );
+    });
+  } catch (err) {
+    await worker.terminate();
+    release();
+    throw err;
+  }
+  worker.removeAllListeners('exit');
+  const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: 1 });
+  return wrap(pool, 'pglite', async () => {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, 5000);
+      worker.once('message', () => {
+        clearTimeout(t);
+        resolve();
+      });
+      worker.postMessage({ type: 'stop' });
+    });
+    await worker.terminate();
+    fs.rmSync(sockDir, { recursive: true, force: true });
+    release();
+  });
+}
+
+function wrap(pool: pg.Pool, kind: Database['kind'], close: () => Promise<void>): Database {
+  pool.on('error', () => {
+    /* a dropped idle connection is replaced on next use */
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    kind,
+    executeSql: (text, values) => pool.query(text, values as unknown[]),
+    async close() {
+      if (closed) return;
+      closed = true;
+      // Kysely's destroy ends the pool; then the embedded engine (if any) is stopped.
+      await db.destroy().catch(() => undefined);
+      await close();
+    },
+  };
+}

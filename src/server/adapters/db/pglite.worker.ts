@@ -1,0 +1,31 @@
+// Runs PGlite in its own thread so index builds never block the API's event loop, and exposes it
+// over a unix socket that exactly one pg connection in the main thread uses.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+interface Init {
+  dataDir: string;
+  socketPath: string;
+}
+const { dataDir, socketPath } = workerData as Init;
+
+async function main() {
+  const db = await PGlite.create({ dataDir, extensions: { vector } });
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
+  await server.start();
+  parentPort!.postMessage({ type: 'ready' });
+  parentPort!.on('message', (msg: { type: string }) => {
+    if (msg.type !== 'stop') return;
+    void (async () => {
+      await server.stop();
+      await db.close();
+      parentPort!.postMessage({ type: 'stopped' });
+    })();
+  });
+}
+
+main().catch((err: unknown) => {
+  parentPort!.postMessage({ type: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) });
+});

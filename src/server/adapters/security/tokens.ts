@@ -1,0 +1,55 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { MSG } from '../../../contract';
+import { AppError } from '../../errors';
+
+export interface SessionClaims {
+  sub: string;
+  email: string;
+  /** Bumped on password change/reset, so older tokens stop working. */
+  ver: number;
+  impersonatedBy?: string;
+  exp: number;
+  iat: number;
+}
+
+/** Signs and verifies session tokens (HS256 JWT with exp). */
+export class TokenSigner {
+  private readonly key: Uint8Array;
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async sign(claims: { sub: string; email: string; ver: number; impersonatedBy?: string }, ttlSeconds: number): Promise<string> {
+    const payload: Record<string, unknown> = { email: claims.email, ver: claims.ver };
+    if (claims.impersonatedBy) payload.impersonatedBy = claims.impersonatedBy;
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+      .sign(this.key);
+  }
+
+  async verify(token: string): Promise<SessionClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || typeof payload.ver !== 'number')
+        throw new AppError('token_invalid', MSG.tokenInvalid);
+      return payload as unknown as SessionClaims;
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (err instanceof errors.JWTExpired) throw new AppError('token_expired', MSG.tokenExpired);
+      throw new AppError('token_invalid', MSG.tokenInvalid);
+    }
+  }
+
+  /** A keyed MAC for other signed values (admin bridge key, later: part URLs). */
+  mac(value: string): string {
+    return createHash('sha256').update(this.key).update('\0').update(value).digest('base64url');
+  }
+}
+
+/** Single-use codes for email links: the mail carries the code, the database only its hash. */
+export const newCode = () => randomBytes(32).toString('base64url');
+export const hashCode = (code: string) => createHash('sha256').update(code).digest('hex');

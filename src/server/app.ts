@@ -1,0 +1,41 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Config } from './config';
+import { accountRoutes } from './http/account.routes';
+import { adminRoutes } from './http/admin.routes';
+import { registerCodecs } from './http/codec';
+import { ok, reply } from './http/envelope';
+import { registerErrorHandler } from './http/errorHandler';
+import { registerWebApp } from './http/static';
+import { API } from '../contract';
+import type { AccountService } from './services/account.service';
+
+export interface Services {
+  accounts: AccountService;
+}
+
+/** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
+export async function buildHttpApp(config: Config, services: Services, adminKey: string): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-admin-key"]'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    // Per-request lines are logged at debug by the onResponse hook below, not at info.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  registerCodecs(app);
+  registerErrorHandler(app);
+  app.addHook('onResponse', async (req, res) => {
+    req.log.debug({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(res.elapsedTime) }, 'request');
+  });
+  app.addHook('onSend', async (_req, res) => {
+    res.header('x-content-type-options', 'nosniff');
+    res.header('referrer-policy', 'same-origin');
+    res.header('x-frame-options', 'DENY');
+  });
+  app.get(API.health, async (req, res) => reply(req, res, ok({ ok: true })));
+  accountRoutes(app, services.accounts);
+  adminRoutes(app, services.accounts, adminKey, () => config.appUrl);
+  await registerWebApp(app, config.webDir);
+  return app;
+}

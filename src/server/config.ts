@@ -1,0 +1,80 @@
+import path from 'node:path';
+
+/** Configuration, parsed and validated once at boot. A bad value stops the start naming the variable. */
+export interface Config {
+  port: number;
+  host: string;
+  appUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  jwtSecret: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  intercomSecret: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  role: 'all' | 'api' | 'worker';
+  webDir: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const oneOf = <T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], def: T): T => {
+  const v = env[name];
+  if (v === undefined || v === '') return def;
+  if (!values.includes(v as T)) throw new ConfigError(name, `must be one of ${values.join(', ')} (got '${v}')`);
+  return v as T;
+};
+
+const optional = (env: NodeJS.ProcessEnv, name: string) => (env[name] ? env[name] : null);
+
+const url = (name: string, value: string, protocols: string[]) => {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new ConfigError(name, `must be a URL (got '${value}')`);
+  }
+  if (!protocols.includes(u.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')} (got '${u.protocol}')`);
+  return value;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const portRaw = env.PORT ?? '8080';
+  const port = Number(portRaw);
+  if (!/^\d+$/.test(portRaw) || port > 65535) throw new ConfigError('PORT', `must be a port number 0-65535 (got '${portRaw}')`);
+  const host = env.HOST || '127.0.0.1';
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const appUrl = url('APP_URL', env.APP_URL || `http://${shownHost}:${port}`, ['http:', 'https:']).replace(/\/$/, '');
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl) url('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']);
+  const smtpUrl = optional(env, 'SMTP_URL');
+  if (smtpUrl) url('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
+  const jwtSecret = optional(env, 'JWT_SECRET');
+  if (jwtSecret && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters');
+  const trust = env.TRUST_PROXY ?? 'false';
+  if (!['true', 'false'].includes(trust)) throw new ConfigError('TRUST_PROXY', `must be true or false (got '${trust}')`);
+  return {
+    port,
+    host,
+    appUrl,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl,
+    jwtSecret,
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || 'Clipseek <no-reply@clipseek.local>',
+    intercomSecret: optional(env, 'INTERCOM_SECRET'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    role: oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all'),
+    webDir: path.resolve(env.WEB_DIR || 'dist'),
+    trustProxy: trust === 'true',
+  };
+}

@@ -1,0 +1,14 @@
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import * as m0001 from './migrations/0001_accounts';
+
+/** Versioned migrations, in order. Add new files here; never edit a released one. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_accounts': m0001,
+};
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

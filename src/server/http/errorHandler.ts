@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { MSG, type ApiErrorBody } from '../../contract';
+import { AppError } from '../errors';
+import { sendEnvelope } from './codec';
+
+/** One place maps every error to the envelope and a status; unknown errors never leak a stack. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    let status: number;
+    let body: ApiErrorBody;
+    if (err instanceof AppError) {
+      status = err.status;
+      body = { code: err.code, message: err.message, ...(err.extra ?? {}) };
+    } else if (err.validation) {
+      status = 400;
+      body = { code: 'validation_failed', message: validationMessage(err) };
+    } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      status = 415;
+      body = { code: 'unsupported_media_type', message: MSG.unsupportedContentType };
+    } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      status = 413;
+      body = { code: 'payload_too_large', message: 'The request body is too large.' };
+    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      status = err.statusCode;
+      body = { code: 'bad_request', message: err.message };
+    } else {
+      const correlationId = randomUUID();
+      req.log.error({ err, correlationId }, 'unhandled error');
+      status = 500;
+      body = { code: 'internal', message: `${MSG.internal} (${correlationId})`, correlationId };
+    }
+    if (status === 429 && body.retryAfterSeconds) reply.header('retry-after', String(body.retryAfterSeconds));
+    return sendEnvelope(req, reply, { data: null, error: body }, status);
+  });
+}
+
+function validationMessage(err: FastifyError): string {
+  const first = err.validation?.[0];
+  if (!first) return err.message;
+  const field = (first.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
+  const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
+  if (missing) return `${missing} is required`;
+  if (first.keyword === 'additionalProperties') {
+    const extra = (first.params as { additionalProperty?: string }).additionalProperty;
+    return `${extra} is not allowed`;
+  }
+  return `${field || 'body'} ${first.message ?? 'is invalid'}`;
+}

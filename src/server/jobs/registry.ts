@@ -1,0 +1,30 @@
+import type PgBoss from 'pg-boss';
+
+/** A named job type with exactly one handler. Handlers must be idempotent: a job may run again after a crash. */
+export interface JobDefinition<T extends object = object> {
+  name: string;
+  handler: (data: T, job: PgBoss.Job<T>) => Promise<void>;
+  /** Optional cron schedule (pg-boss syntax) for recurring maintenance. */
+  cron?: string;
+  options?: PgBoss.Queue;
+  workOptions?: PgBoss.WorkOptions;
+}
+
+/** Checks that every job name has exactly one handler, then creates queues, schedules and workers. */
+export async function registerJobs(boss: PgBoss, jobs: JobDefinition[], runWorkers: boolean) {
+  const seen = new Set<string>();
+  for (const job of jobs) {
+    if (seen.has(job.name)) throw new Error(`Job ${job.name} has more than one handler`);
+    seen.add(job.name);
+  }
+  for (const job of jobs) {
+    await boss.createQueue(job.name, { name: job.name, ...(job.options ?? {}) });
+    if (job.cron) await boss.schedule(job.name, job.cron);
+    else await boss.unschedule(job.name).catch(() => undefined);
+    if (runWorkers) {
+      await boss.work<object>(job.name, { pollingIntervalSeconds: 2, ...(job.workOptions ?? {}) }, async (batch) => {
+        for (const j of batch) await job.handler(j.data, j);
+      });
+    }
+  }
+}

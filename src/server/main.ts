@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type PgBoss from 'pg-boss';
+import { openDatabase, type Database } from './adapters/db/database';
+import { outboxMailer, smtpMailer, type Mailer } from './adapters/mail/mailer';
+import { startQueue } from './adapters/queue/queue';
+import { argon2Hasher } from './adapters/security/passwords';
+import { TokenSigner } from './adapters/security/tokens';
+import { buildHttpApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { migrateToLatest } from './db/migrate';
+import { accountCleanupJob } from './jobs/accountCleanup.job';
+import { registerJobs } from './jobs/registry';
+import { CodeRepository } from './repositories/code.repository';
+import { RateRepository } from './repositories/rate.repository';
+import { SupportRepository } from './repositories/support.repository';
+import { UserRepository } from './repositories/user.repository';
+import { adminKeyFile, loadSigningSecret } from './secrets';
+import { AccountService } from './services/account.service';
+
+export interface RunningServer {
+  url: string;
+  config: Config;
+  app: FastifyInstance;
+  database: Database;
+  boss: PgBoss;
+  accounts: AccountService;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots everything from configuration: database (+ migrations), queue, services, HTTP. `env`
+ * overrides process.env, which tests use to start isolated servers.
+ */
+export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
+  const config = loadConfig({ ...process.env, ...env });
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const cleanup: Array<() => Promise<void> | void> = [() => database.close()];
+  const closeAll = async () => {
+    for (const fn of cleanup.reverse()) await fn();
+  };
+  try {
+    await migrateToLatest(database.db as never);
+    const secret = loadSigningSecret(config.dataDir, config.jwtSecret);
+    const tokens = new TokenSigner(secret);
+    const adminKey = tokens.mac('admin-bridge');
+
+    // The logger belongs to the HTTP app; the outbox mailer needs it, so services are wired after.
+    let mailer: Mailer | undefined;
+    const lazyMailer: Mailer = { send: (m) => mailer!.send(m), close: () => mailer?.close() };
+    const users = new UserRepository(database.db);
+    const accounts = new AccountService({
+      users,
+      codes: new CodeRepository(database.db),
+      rates: new RateRepository(database.db),
+      support: new SupportRepository(database.db),
+      hasher: argon2Hasher,
+      tokens,
+      mailer: lazyMailer,
+      appUrl: () => config.appUrl,
+      intercomSecret: config.intercomSecret,
+      onUserCreated: [],
+    });
+    const app = await buildHttpApp(config, { accounts }, adminKey);
+    mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.dataDir, config.mailFrom, app.log);
+    cleanup.push(() => lazyMailer.close());
+    cleanup.push(() => app.close());
+
+    const boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));
+    cleanup.push(() => boss.stop({ graceful: true, wait: true, timeout: 10_000 }));
+    await registerJobs(boss, [accountCleanupJob(accounts)], config.role !== 'api');
+
+    let url = config.appUrl;
+    if (config.role !== 'worker') {
+      const address = await app.listen({ port: config.port, host: config.host });
+      const port = Number(new URL(address).port);
+      if (!env.APP_URL && !process.env.APP_URL && config.port === 0) url = config.appUrl = `http://${config.host}:${port}`;
+      // Lets `npm run admin` reach this process while it holds the data directory.
+      fs.writeFileSync(adminKeyFile(config.dataDir), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, adminKey }), { mode: 0o600 });
+      cleanup.push(() => fs.rmSync(adminKeyFile(config.dataDir), { force: true }));
+    }
+    return { url, config, app, database, boss, accounts, close: closeAll };
+  } catch (err) {
+    await closeAll().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function runCli() {
+  let server: RunningServer;
+  try {
+    server = await startServer();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+  const { config } = server;
+  const web = fs.existsSync(path.join(config.webDir, 'index.html')) ? '' : ' (web app not built: run `npm run build`)';
+  console.log(`\nClipseek is running at ${server.url}${web}\n  data: ${config.dataDir}${config.databaseUrl ? ' (PostgreSQL via DATABASE_URL)' : ' (embedded PGlite)'}\n  mail: ${config.smtpUrl ? 'SMTP' : `written to ${path.join(config.dataDir, 'mail')} and the links printed here`}\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.app.log.info(`${signal}: shutting down`);
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) void runCli();
