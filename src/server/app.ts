@@ -1,4 +1,5 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import type { Config } from './config';
 import { accountRoutes } from './http/account.routes';
 import { adminRoutes } from './http/admin.routes';
@@ -14,9 +15,12 @@ export interface Services {
 }
 
 /** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
-export async function buildHttpApp(config: Config, services: Services, adminKey: string): Promise<FastifyInstance> {
+export const createLogger = (config: Config): FastifyBaseLogger =>
+  pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-admin-key"]'] });
+
+export async function buildHttpApp(config: Config, log: FastifyBaseLogger, services: Services, adminKey: string): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-admin-key"]'] },
+    loggerInstance: log,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),

@@ -8,7 +8,7 @@ import { outboxMailer, smtpMailer, type Mailer } from './adapters/mail/mailer';
 import { startQueue } from './adapters/queue/queue';
 import { argon2Hasher } from './adapters/security/passwords';
 import { TokenSigner } from './adapters/security/tokens';
-import { buildHttpApp } from './app';
+import { buildHttpApp, createLogger } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { migrateToLatest } from './db/migrate';
 import { accountCleanupJob } from './jobs/accountCleanup.job';
@@ -47,9 +47,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const tokens = new TokenSigner(secret);
     const adminKey = tokens.mac('admin-bridge');
 
-    // The logger belongs to the HTTP app; the outbox mailer needs it, so services are wired after.
-    let mailer: Mailer | undefined;
-    const lazyMailer: Mailer = { send: (m) => mailer!.send(m), close: () => mailer?.close() };
+    const log = createLogger(config);
+    const mailer: Mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.dataDir, config.mailFrom, log);
+    cleanup.push(() => mailer.close());
     const users = new UserRepository(database.db);
     const accounts = new AccountService({
       users,
@@ -58,14 +58,12 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       support: new SupportRepository(database.db),
       hasher: argon2Hasher,
       tokens,
-      mailer: lazyMailer,
+      mailer,
       appUrl: () => config.appUrl,
       intercomSecret: config.intercomSecret,
       onUserCreated: [],
     });
-    const app = await buildHttpApp(config, { accounts }, adminKey);
-    mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.dataDir, config.mailFrom, app.log);
-    cleanup.push(() => lazyMailer.close());
+    const app = await buildHttpApp(config, log, { accounts }, adminKey);
     cleanup.push(() => app.close());
 
     const boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));

@@ -1,0 +1,21 @@
+// `npm run bench`: runs every benchmark in tests/bench (or those named on the command line) and
+// prints their figures. Each benchmark is a standalone script that prints its own table.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dir = path.join(root, 'tests', 'bench');
+const only = process.argv.slice(2);
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+let failed = 0;
+for (const f of files) {
+  console.log(`\n=== ${f} ===`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, f)], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
