@@ -1,0 +1,18 @@
+import { RouterProvider } from 'react-router-dom';
+import { router } from './routing/router';
+import { ErrorBoundary } from './shell/ErrorBoundary';
+import { ErrorDialog } from './shell/ErrorDialog';
+import { Toaster } from './ui/Toaster';
+import { TooltipProvider } from './ui/Tooltip';
+
+export function App() {
+  return (
+    <TooltipProvider delayDuration={300}>
+      <ErrorBoundary>
+        <RouterProvider router={router} />
+      </ErrorBoundary>
+      <Toaster />
+      <ErrorDialog />
+    </TooltipProvider>
+  );
+}

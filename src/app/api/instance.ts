@@ -1,0 +1,14 @@
+import { API_BASE, API_FORMAT } from '../config';
+import { clearSession, sessionTokenStore } from '../state/session';
+import { createAccountApi } from './account';
+import { createApiClient } from './client';
+
+/** The app's one API client: the session store holds its token, and a refused token ends the session. */
+export const apiClient = createApiClient({
+  tokens: sessionTokenStore,
+  baseUrl: API_BASE,
+  format: API_FORMAT,
+  onTokenInvalidated: () => clearSession('invalidated'),
+});
+
+export const api = createAccountApi(apiClient);

@@ -1,0 +1,22 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { router } from './routing/router';
+import { startSession } from './state/account';
+import { installGlobalErrorHandlers } from './state/errorDialog';
+import { registerServiceWorker } from './state/serviceWorker';
+import './styles/global.css';
+import './ui/ui.css';
+
+installGlobalErrorHandlers();
+startSession();
+registerServiceWorker(
+  (path) => void router.navigate(path),
+  () => router.state.location.pathname,
+);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

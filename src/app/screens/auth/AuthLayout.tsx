@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react';
+import { Link, Outlet } from 'react-router-dom';
+import { ROUTES } from '../../../contract';
+import { AuthHero } from '../../hero/AuthHero';
+import { Logo } from '../../ui/icons';
+import './auth.css';
+
+/** Frame of the auth screens: the form column and the video hero beside it. */
+export function AuthLayout() {
+  return (
+    <div className="auth">
+      <div className="auth__panel">
+        <header className="auth__top">
+          <Link to={ROUTES.root} className="brand" aria-label="Clipseek home">
+            <Logo size={30} />
+            <span className="brand__name">Clipseek</span>
+          </Link>
+        </header>
+        <main className="auth__main">
+          <div className="auth__form-area">
+            <Outlet />
+          </div>
+        </main>
+        <footer className="auth__footer">
+          <span>© {new Date().getFullYear()} Clipseek</span>
+          <nav aria-label="Legal" className="auth__legal">
+            <Link to={ROUTES.privacy}>Privacy</Link>
+            <Link to={ROUTES.terms}>Terms</Link>
+          </nav>
+        </footer>
+      </div>
+      <AuthHero />
+    </div>
+  );
+}
+
+/** Heading block shared by the auth screens. */
+export function AuthHeading({ title, subtitle, icon }: { title: string; subtitle?: ReactNode; icon?: ReactNode }) {
+  return (
+    <div className="auth-heading">
+      {icon && <div className="auth-heading__icon">{icon}</div>}
+      <h1 className="auth-heading__title">{title}</h1>
+      {subtitle && <p className="auth-heading__subtitle">{subtitle}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { encode } from '@msgpack/msgpack';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { API, ROUTES, type Envelope, type User } from '../../contract';
+
+/** A Storage backed by a Map, standing in for the browser's local storage. */
+class MemoryStorage {
+  private map = new Map<string, string>();
+  getItem = (k: string) => this.map.get(k) ?? null;
+  setItem = (k: string, v: string) => void this.map.set(k, v);
+  removeItem = (k: string) => void this.map.delete(k);
+}
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const tokenFor = (sub: string, extra: object = {}) =>
+  `${b64url({ alg: 'HS256' })}.${b64url({ sub, email: `${sub}@example.com`, iat: Date.now() / 1000, exp: Date.now() / 1000 + 3600, ...extra })}.sig`;
+const user = (sub: string, isVerified: boolean): User => ({
+  _id: sub,
+  email: `${sub}@example.com`,
+  name: '',
+  createdAt: new Date(0).toISOString(),
+  isVerified,
+  settings: {} as User['settings'],
+});
+
+const reply = (envelope: Envelope, status = 200) =>
+  new Response(encode(envelope) as Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': 'application/msgpack' } });
+
+let storage: MemoryStorage;
+let serverUsers: Record<string, User>;
+
+beforeEach(() => {
+  vi.resetModules();
+  storage = new MemoryStorage();
+  serverUsers = {};
+  vi.stubGlobal('localStorage', storage);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const auth = (init.headers as Record<string, string>).Authorization ?? '';
+      const sub = auth ? JSON.parse(Buffer.from(auth.split('.')[1]!, 'base64url').toString()).sub : null;
+      if (url === API.me && sub && serverUsers[sub]) return reply({ data: serverUsers[sub] });
+      return reply({ data: null, error: { code: 'token_invalid', message: 'Your session is not valid.' } }, 401);
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function load() {
+  const session = await import('./session');
+  const sw = await import('./serviceWorker');
+  return { ...session, ...sw };
+}
+
+describe('REFRESH_ACCOUNT_DETAILS and cross-tab sync', () => {
+  it('adopts a token another tab stored and fetches its user', async () => {
+    const m = await load();
+    serverUsers.u1 = user('u1', true);
+    storage.setItem(m.TOKEN_STORAGE_KEY, tokenFor('u1'));
+    const navigate = vi.fn();
+    await m.refreshAccountDetails(navigate, () => ROUTES.login);
+    expect(m.session.user?.email).toBe('u1@example.com');
+    expect(m.session.claims?.sub).toBe('u1');
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('sends an unverified user to /verify-email', async () => {
+    const m = await load();
+    serverUsers.u2 = user('u2', false);
+    storage.setItem(m.TOKEN_STORAGE_KEY, tokenFor('u2'));
+    const navigate = vi.fn();
+    await m.refreshAccountDetails(navigate, () => ROUTES.workspace);
+    expect(navigate).toHaveBeenCalledWith(ROUTES.verifyEmail);
+  });
+
+  it('lets the email confirmation page finish instead of sending it to /verify-email', async () => {
+    const m = await load();
+    serverUsers.u4 = user('u4', false);
+    storage.setItem(m.TOKEN_STORAGE_KEY, tokenFor('u4'));
+    const navigate = vi.fn();
+    await m.refreshAccountDetails(navigate, () => ROUTES.confirmEmail);
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('clears the session and goes to /login when the token is gone', async () => {
+    const m = await load();
+    serverUsers.u3 = user('u3', true);
+    m.setToken(tokenFor('u3'));
+    m.setUser(serverUsers.u3);
+    storage.removeItem(m.TOKEN_STORAGE_KEY);
+    const navigate = vi.fn();
+    await m.refreshAccountDetails(navigate, () => ROUTES.workspace);
+    expect(m.session.token).toBeNull();
+    expect(m.session.user).toBeNull();
+    expect(navigate).toHaveBeenCalledWith(ROUTES.login);
+  });
+
+  it('ends the session when the server refuses the stored token', async () => {
+    const m = await load();
+    storage.setItem(m.TOKEN_STORAGE_KEY, tokenFor('ghost'));
+    const navigate = vi.fn();
+    await m.refreshAccountDetails(navigate, () => ROUTES.settings);
+    expect(m.session.token).toBeNull();
+    expect(m.session.endedBy).toBe('invalidated');
+    expect(storage.getItem(m.TOKEN_STORAGE_KEY)).toBeNull();
+  });
+
+  it('leaves a visitor where they are', async () => {
+    const m = await load();
+    const navigate = vi.fn();
+    await m.refreshAccountDetails(navigate, () => ROUTES.register);
+    expect(navigate).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,73 @@
+import { DropdownMenu } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+
+/** A dropdown menu opened by `trigger` (which must be a focusable element, e.g. a button). */
+export function Menu({
+  trigger,
+  children,
+  align = 'end',
+  label,
+}: {
+  trigger: ReactNode;
+  children: ReactNode;
+  align?: 'start' | 'end';
+  label?: string;
+}) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align={align} sideOffset={8} aria-label={label}>
+          {children}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+export function MenuHeader({ children }: { children: ReactNode }) {
+  return <DropdownMenu.Label className="menu__header">{children}</DropdownMenu.Label>;
+}
+
+export function MenuSeparator() {
+  return <DropdownMenu.Separator className="menu__separator" />;
+}
+
+export function MenuItem({
+  icon,
+  children,
+  onSelect,
+  tone,
+}: {
+  icon?: ReactNode;
+  children: ReactNode;
+  onSelect: () => void;
+  tone?: 'danger';
+}) {
+  return (
+    <DropdownMenu.Item className={`menu__item${tone ? ` menu__item--${tone}` : ''}`} onSelect={onSelect}>
+      {icon && <span className="menu__icon">{icon}</span>}
+      {children}
+    </DropdownMenu.Item>
+  );
+}
+
+/** A menu entry that navigates inside the app, or opens `href` in a new tab when `external`. */
+export function MenuLink({ icon, children, to, external }: { icon?: ReactNode; children: ReactNode; to: string; external?: boolean }) {
+  return (
+    <DropdownMenu.Item className="menu__item" asChild>
+      {external ? (
+        <a href={to} target="_blank" rel="noopener noreferrer">
+          {icon && <span className="menu__icon">{icon}</span>}
+          {children}
+        </a>
+      ) : (
+        <Link to={to}>
+          {icon && <span className="menu__icon">{icon}</span>}
+          {children}
+        </Link>
+      )}
+    </DropdownMenu.Item>
+  );
+}

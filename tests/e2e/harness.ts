@@ -1,0 +1,282 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+import { API, ROUTES } from '../../src/contract';
+import { startServer } from '../../src/server/main';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const DIST = path.join(REPO, 'dist');
+export const SCREENSHOT_DIR = path.join(REPO, 'tests/e2e/screenshots');
+
+// ---------------------------------------------------------------------------------------------
+// Build
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the web app into dist/ unless the build there is newer than every source file it uses. */
+export function ensureBuilt() {
+  const index = path.join(DIST, 'index.html');
+  const sources = ['src/app', 'src/contract', 'public'].map((d) => newestMtime(path.join(REPO, d)));
+  if (fs.existsSync(index) && fs.statSync(index).mtimeMs > Math.max(...sources)) return;
+  execFileSync(path.join(REPO, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], { cwd: REPO, stdio: 'inherit' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mail
+
+export interface Mail {
+  to: string;
+  subject: string;
+  /** The text/plain part, decoded. */
+  text: string;
+  links: string[];
+}
+
+function decodeBody(body: string, encoding: string | undefined): string {
+  switch ((encoding ?? '').toLowerCase()) {
+    case 'base64':
+      return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    case 'quoted-printable': {
+      const joined = body.replace(/=\r?\n/g, '');
+      const bytes: number[] = [];
+      for (let i = 0; i < joined.length; i++) {
+        const hex = joined[i] === '=' ? joined.slice(i + 1, i + 3) : '';
+        if (/^[0-9A-F]{2}$/i.test(hex)) {
+          bytes.push(parseInt(hex, 16));
+          i += 2;
+        } else bytes.push(...Buffer.from(joined[i]!, 'utf8'));
+      }
+      return Buffer.from(bytes).toString('utf8');
+    }
+    default:
+      return body;
+  }
+}
+
+interface Part {
+  headers: Record<string, string>;
+  body: string;
+}
+
+function parsePart(raw: string): Part {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = split < 0 ? raw : raw.slice(0, split);
+  const body = split < 0 ? '' : raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  const headers: Record<string, string> = {};
+  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { headers, body };
+}
+
+/** Finds the text/plain part of a (possibly nested multipart) message and decodes it. */
+export function textPartOf(raw: string): string {
+  const part = parsePart(raw);
+  const type = part.headers['content-type'] ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (/^multipart\//i.test(type) && boundary) {
+    const pieces = part.body.split(`--${boundary}`).slice(1);
+    for (const piece of pieces) {
+      if (piece.startsWith('--')) break;
+      const text = textPartOf(piece.replace(/^\r?\n/, ''));
+      if (text) return text;
+    }
+    return '';
+  }
+  if (!/^text\/plain/i.test(type)) return '';
+  return decodeBody(part.body, part.headers['content-transfer-encoding']);
+}
+
+/** A real SMTP receiver on loopback that keeps every message it is handed. */
+export async function startMailbox() {
+  const mails: Mail[] = [];
+  const listeners = new Set<() => void>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const { headers } = parsePart(raw);
+        const text = textPartOf(raw);
+        mails.push({
+          to: session.envelope.rcptTo[0]?.address ?? '',
+          subject: headers.subject ?? '',
+          text,
+          links: [...new Set(text.match(/https?:\/\/[^\s"<>]+/g) ?? [])],
+        });
+        listeners.forEach((fn) => fn());
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    /** Resolves with the first mail to `to` whose link path is `linkPath`, arriving after `skip` such mails. */
+    waitForLink(to: string, linkPath: string, skip = 0, timeoutMs = 15_000): Promise<string> {
+      const find = () =>
+        mails
+          .filter((m) => m.to.toLowerCase() === to.toLowerCase())
+          .flatMap((m) => m.links)
+          .filter((l) => new URL(l).pathname === linkPath)[skip];
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const link = find();
+          if (!link) return;
+          cleanup();
+          resolve(link);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`No mail to ${to} with a ${linkPath} link within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type Mailbox = Awaited<ReturnType<typeof startMailbox>>;
+
+// ---------------------------------------------------------------------------------------------
+// Server
+
+/** The real server on a fresh data directory, serving dist/ and the API on one origin. */
+export async function startApp() {
+  ensureBuilt();
+  const mailbox = await startMailbox();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-e2e-'));
+  const server = await startServer({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SMTP_URL: mailbox.url,
+    LOG_LEVEL: 'warn',
+    WEB_DIR: DIST,
+  });
+  const url = server.url.replace(/\/$/, '');
+  return {
+    url,
+    server,
+    mailbox,
+    async close() {
+      await server.close();
+      await mailbox.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type App = Awaited<ReturnType<typeof startApp>>;
+
+// ---------------------------------------------------------------------------------------------
+// Browser
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Requests to any host other than 127.0.0.1, aborted; a test fails when this is not empty. */
+  offHost: string[];
+  /** Uncaught page errors. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+/** Debian Chromium, headless, with a fresh profile; every request off 127.0.0.1 is aborted and recorded. */
+export async function openBrowser(viewport = { width: 1440, height: 900 }): Promise<Browser> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const offHost: string[] = [];
+  const pageErrors: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1') {
+      offHost.push(url.href);
+      return route.abort('blockedbyclient');
+    }
+    return route.continue();
+  });
+  const watch = (p: Page) => p.on('pageerror', (e) => pageErrors.push(e.message));
+  context.pages().forEach(watch);
+  context.on('page', watch);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    offHost,
+    pageErrors,
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a full-window screenshot to tests/e2e/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // Wait for the hero clips to show a frame, so the picture shows the page as a user sees it.
+  await page.waitForFunction(() => [...document.querySelectorAll('video')].every((v) => v.readyState >= 2), null, { timeout: 10_000 });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts
+
+export const uniqueEmail = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** Registers and verifies an account through the API and the mailbox, for tests about what comes after. */
+export async function createVerifiedUser(app: App, email: string, password: string) {
+  const call = (p: string, body: object) =>
+    fetch(`${app.url}${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (r) => {
+      if (!r.ok) throw new Error(`${p} answered ${r.status}: ${await r.text()}`);
+      return r.json() as Promise<{ data: unknown; token?: string }>;
+    });
+  await call(API.register, { email, password });
+  const link = await app.mailbox.waitForLink(email, ROUTES.confirmEmail);
+  await call(API.verifyEmail, { token: new URL(link).searchParams.get('code') });
+}
