@@ -5,3 +5,4 @@ export * from './messages';
 export * from './routes';
 export * from './validation';
 export * from './api';
+export * from './library';

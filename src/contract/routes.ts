@@ -17,10 +17,31 @@ export const API = {
   /** Not named by the spec: local admin bridge used by `npm run admin` while the server holds the data directory. */
   adminImpersonate: '/admin/impersonate',
   health: '/health',
+
+  libraries: '/library',
+  library: (id: string) => `/library/${id}`,
+  libraryPreviewToken: (id: string) => `/library/${id}/preview`,
+  folder: (libraryId: string, folderId?: string) => (folderId ? `/library/${libraryId}/folder/${folderId}` : `/library/${libraryId}/folder`),
+  media: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}`,
+  mediaBulkDelete: (libraryId: string) => `/library/${libraryId}/media/delete/bulk`,
+  mediaRetry: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/retry`,
+  mediaOriginal: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/file/original`,
+  uploadStart: (libraryId: string, folderId: string) => `/library/${libraryId}/folder/${folderId}/media/upload`,
+  uploadFinish: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/upload/finish`,
+  /** Not named by the spec ("delete errored media"). */
+  mediaDeleteErrored: (libraryId: string) => `/library/${libraryId}/media/delete/errored`,
+  /** Not named by the spec ("retry all failed"). */
+  mediaRetryFailed: (libraryId: string) => `/library/${libraryId}/media/retry/failed`,
+  /** Not named by the spec ("clear uploads"): body {mediaIds?}; without ids clears all unfinished uploads. */
+  uploadsClear: (libraryId: string) => `/library/${libraryId}/media/uploads/clear`,
+  /** Not named by the spec ("refresh by index range"): query folderId, sort, start, end. */
+  mediaRange: (libraryId: string) => `/library/${libraryId}/media/range`,
+  /** Poster/thumbnail of a media at a timestamp; authorised by the library preview token. */
+  mediaThumbnail: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/media/thumbnail.webp`,
 } as const;
 
 /** Every API path prefix; the server answers these and serves the web app for everything else. */
-export const API_PREFIXES = ['/auth/', '/user/', '/feedback', '/admin/', '/health', '/billing/', '/library', '/search/', '/data/', '/media/', '/rendering/'] as const;
+export const API_PREFIXES = ['/auth/', '/user/', '/feedback', '/admin/', '/health', '/billing/', '/library', '/search/', '/data/', '/media/', '/rendering/', '/blobs/'] as const;
 
 export const ROUTES = {
   root: '/',

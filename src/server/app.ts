@@ -8,10 +8,20 @@ import { ok, reply } from './http/envelope';
 import { registerErrorHandler } from './http/errorHandler';
 import { registerWebApp } from './http/static';
 import { API } from '../contract';
+import type { BlobStore } from './adapters/blobs/blobStore';
+import type { TokenSigner } from './adapters/security/tokens';
+import { blobRoutes } from './http/blob.routes';
+import { libraryRoutes } from './http/library.routes';
 import type { AccountService } from './services/account.service';
+import type { LibraryService } from './services/library.service';
+import type { UploadService } from './services/upload.service';
 
 export interface Services {
   accounts: AccountService;
+  libraries: LibraryService;
+  uploads: UploadService;
+  blobs: BlobStore;
+  tokens: TokenSigner;
 }
 
 /** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
@@ -39,6 +49,8 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
   });
   app.get(API.health, async (req, res) => reply(req, res, ok({ ok: true })));
   accountRoutes(app, services.accounts);
+  libraryRoutes(app, services.accounts, services.libraries, services.uploads);
+  blobRoutes(app, services.blobs, services.uploads, services.libraries, services.tokens);
   adminRoutes(app, services.accounts, adminKey, () => config.appUrl);
   await registerWebApp(app, config.webDir);
   return app;

@@ -15,6 +15,10 @@ export interface Config {
   role: 'all' | 'api' | 'worker';
   webDir: string;
   trustProxy: boolean;
+  blobStore: 'local' | 's3';
+  s3: { endpoint: string | null; region: string; bucket: string; accessKeyId: string | null; secretAccessKey: string | null; forcePathStyle: boolean };
+  /** Storage allowance in hours of media until billing provides per-plan limits. */
+  storageLimitHours: number;
 }
 
 export class ConfigError extends Error {
@@ -62,7 +66,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (jwtSecret && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters');
   const trust = env.TRUST_PROXY ?? 'false';
   if (!['true', 'false'].includes(trust)) throw new ConfigError('TRUST_PROXY', `must be true or false (got '${trust}')`);
+  const blobStore = oneOf(env, 'BLOB_STORE', ['local', 's3'] as const, 'local');
+  const bucket = env.S3_BUCKET ?? '';
+  if (blobStore === 's3' && !bucket) throw new ConfigError('S3_BUCKET', 'is required when BLOB_STORE=s3');
+  const s3Endpoint = optional(env, 'S3_ENDPOINT');
+  if (s3Endpoint) url('S3_ENDPOINT', s3Endpoint, ['http:', 'https:']);
+  const limitRaw = env.STORAGE_LIMIT_HOURS ?? '10';
+  const storageLimitHours = Number(limitRaw);
+  if (!Number.isFinite(storageLimitHours) || storageLimitHours < 0) throw new ConfigError('STORAGE_LIMIT_HOURS', `must be a number of hours >= 0 (got '${limitRaw}')`);
+  const pathStyle = env.S3_FORCE_PATH_STYLE ?? 'true';
+  if (!['true', 'false'].includes(pathStyle)) throw new ConfigError('S3_FORCE_PATH_STYLE', `must be true or false (got '${pathStyle}')`);
   return {
+    blobStore,
+    s3: {
+      endpoint: s3Endpoint,
+      region: env.S3_REGION || 'us-east-1',
+      bucket,
+      accessKeyId: optional(env, 'S3_ACCESS_KEY_ID'),
+      secretAccessKey: optional(env, 'S3_SECRET_ACCESS_KEY'),
+      forcePathStyle: pathStyle === 'true',
+    },
+    storageLimitHours,
     port,
     host,
     appUrl,

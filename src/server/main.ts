@@ -12,7 +12,20 @@ import { buildHttpApp, createLogger } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { migrateToLatest } from './db/migrate';
 import { accountCleanupJob } from './jobs/accountCleanup.job';
-import { registerJobs } from './jobs/registry';
+import { registerJobs, type JobDefinition } from './jobs/registry';
+import { ingestJob } from './jobs/ingest.job';
+import { uploadExpiryJob } from './jobs/uploadExpiry.job';
+import type { BlobStore } from './adapters/blobs/blobStore';
+import { LocalBlobStore } from './adapters/blobs/localBlobStore';
+import { S3BlobStore } from './adapters/blobs/s3BlobStore';
+import { probeQuick } from './adapters/media/ffprobe';
+import { loadDemoItems } from './demo';
+import { LibraryRepository } from './repositories/library.repository';
+import { MediaRepository } from './repositories/media.repository';
+import { UploadRepository } from './repositories/upload.repository';
+import { LibraryService } from './services/library.service';
+import type { JobQueue, StorageQuota } from './services/ports';
+import { UploadService } from './services/upload.service';
 import { CodeRepository } from './repositories/code.repository';
 import { RateRepository } from './repositories/rate.repository';
 import { SupportRepository } from './repositories/support.repository';
@@ -27,6 +40,9 @@ export interface RunningServer {
   database: Database;
   boss: PgBoss;
   accounts: AccountService;
+  libraries: LibraryService;
+  uploads: UploadService;
+  blobs: BlobStore;
   close(): Promise<void>;
 }
 
@@ -50,7 +66,56 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const log = createLogger(config);
     const mailer: Mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.dataDir, config.mailFrom, log);
     cleanup.push(() => mailer.close());
+    const blobs: BlobStore =
+      config.blobStore === 's3'
+        ? new S3BlobStore({
+            endpoint: config.s3.endpoint ?? undefined,
+            region: config.s3.region,
+            bucket: config.s3.bucket,
+            accessKeyId: config.s3.accessKeyId ?? undefined,
+            secretAccessKey: config.s3.secretAccessKey ?? undefined,
+            forcePathStyle: config.s3.forcePathStyle,
+          })
+        : new LocalBlobStore(path.join(config.dataDir, 'blobs'), secret, () => config.appUrl);
+    const demoItems = await loadDemoItems(blobs);
+
+    // The queue starts after HTTP is built; services reach it through this port.
+    let boss: PgBoss | undefined;
+    const queue: JobQueue = {
+      async send(name, data, opts) {
+        await boss!.send(name, data, opts?.singletonKey ? { singletonKey: opts.singletonKey } : {});
+      },
+    };
     const users = new UserRepository(database.db);
+    const mediaRepo = new MediaRepository(database.db);
+    const uploadRepo = new UploadRepository(database.db);
+    const libraries = new LibraryService({
+      libraries: new LibraryRepository(database.db),
+      media: mediaRepo,
+      uploads: uploadRepo,
+      blobs,
+      queue,
+      tokens,
+      demoItems: () => demoItems,
+    });
+    const quota: StorageQuota = { limitHours: async () => config.storageLimitHours };
+    const uploads = new UploadService({
+      library: libraries,
+      media: mediaRepo,
+      uploads: uploadRepo,
+      blobs,
+      queue,
+      tokens,
+      quota,
+      quickDuration: async (input) => {
+        try {
+          const p = await probeQuick(input);
+          return p.duration;
+        } catch {
+          return null;
+        }
+      },
+    });
     const accounts = new AccountService({
       users,
       codes: new CodeRepository(database.db),
@@ -61,14 +126,15 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       mailer,
       appUrl: () => config.appUrl,
       intercomSecret: config.intercomSecret,
-      onUserCreated: [],
+      onUserCreated: [(user) => libraries.provisionUser(user)],
     });
-    const app = await buildHttpApp(config, log, { accounts }, adminKey);
+    const app = await buildHttpApp(config, log, { accounts, libraries, uploads, blobs, tokens }, adminKey);
     cleanup.push(() => app.close());
 
-    const boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));
-    cleanup.push(() => boss.stop({ graceful: true, wait: true, timeout: 10_000 }));
-    await registerJobs(boss, [accountCleanupJob(accounts)], config.role !== 'api');
+    boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));
+    const started = boss;
+    cleanup.push(() => started.stop({ graceful: true, wait: true, timeout: 10_000 }));
+    await registerJobs(boss, [accountCleanupJob(accounts), ingestJob(mediaRepo, blobs) as JobDefinition, uploadExpiryJob(uploads)], config.role !== 'api');
 
     let url = config.appUrl;
     if (config.role !== 'worker') {
@@ -79,7 +145,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       fs.writeFileSync(adminKeyFile(config.dataDir), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, adminKey }), { mode: 0o600 });
       cleanup.push(() => fs.rmSync(adminKeyFile(config.dataDir), { force: true }));
     }
-    return { url, config, app, database, boss, accounts, close: closeAll };
+    return { url, config, app, database, boss, accounts, libraries, uploads, blobs, close: closeAll };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw err;

@@ -1,9 +1,11 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001_accounts';
+import * as m0002 from './migrations/0002_libraries';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_accounts': m0001,
+  '0002_libraries': m0002,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

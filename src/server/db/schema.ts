@@ -57,4 +57,78 @@ export interface DB {
   rate_events: RateEventsTable;
   feedback: FeedbackTable;
   impersonations: ImpersonationsTable;
+  libraries: LibrariesTable;
+  folders: FoldersTable;
+  media: MediaTable;
+  uploads: UploadsTable;
+  upload_parts: UploadPartsTable;
+}
+
+export interface LibrariesTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  is_default: Generated<boolean>;
+  is_demo: Generated<boolean>;
+  is_read_only: Generated<boolean>;
+  root_folder_id: string | null;
+  settings: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FoldersTable {
+  id: Generated<string>;
+  library_id: string;
+  parent_id: string | null;
+  name: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MediaTable {
+  id: Generated<string>;
+  user_id: string;
+  library_id: string;
+  folder_id: string;
+  unique_id: string;
+  status: string;
+  progress: Generated<number>;
+  kind: 'video' | 'image';
+  name: string;
+  filename: string;
+  blob_key: string;
+  /** Demo media point at shared blobs that deletes must not remove. */
+  blob_shared: Generated<boolean>;
+  size_bytes: number;
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+  frame_count: number | null;
+  probe: Json<Record<string, unknown>> | null;
+  origin: Json<{ source: 'external' | 'user'; type?: string; url?: string }>;
+  has_preview: Generated<boolean>;
+  error_message: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UploadsTable {
+  id: Generated<string>;
+  media_id: string;
+  user_id: string;
+  store_upload_id: string | null;
+  blob_key: string;
+  size_bytes: number;
+  parts: number;
+  expires_at: Timestamp;
+  finished_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface UploadPartsTable {
+  upload_id: string;
+  part_number: number;
+  size_bytes: number;
+  etag: string | null;
 }

@@ -24,6 +24,16 @@ export async function registerWebApp(app: FastifyInstance, webDir: string) {
       },
     });
   }
+  // App routes and API paths overlap (/library/:id is a page and a call): a browser navigation asks
+  // for HTML, the API client for msgpack or JSON, so the Accept header decides.
+  if (hasApp) {
+    app.addHook('onRequest', async (req, res) => {
+      const url = req.url.split('?')[0]!;
+      if (req.method !== 'GET' || !(req.headers.accept ?? '').startsWith('text/html')) return;
+      if (url.startsWith('/blobs/') || url.startsWith('/local/') || path.extname(url)) return;
+      return res.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  }
   app.setNotFoundHandler(async (req, res) => {
     const url = req.url.split('?')[0]!;
     if (req.method === 'GET' && !isApiPath(url) && hasApp && !path.extname(url)) {

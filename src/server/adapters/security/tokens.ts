@@ -44,6 +44,27 @@ export class TokenSigner {
     }
   }
 
+  /** A library preview token: lets media players and <img> tags read one library's previews and thumbnails. */
+  signPreview(userId: string, libraryId: string, ttlSeconds: number) {
+    return new SignJWT({ typ: 'preview', lib: libraryId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+      .sign(this.key);
+  }
+
+  async verifyPreview(token: string): Promise<{ userId: string; libraryId: string }> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (payload.typ !== 'preview' || typeof payload.lib !== 'string' || typeof payload.sub !== 'string') throw new Error('not a preview token');
+      return { userId: payload.sub, libraryId: payload.lib };
+    } catch (err) {
+      if (err instanceof errors.JWTExpired) throw new AppError('token_expired', 'The preview link has expired.');
+      throw new AppError('forbidden', 'The preview token is not valid for this media.');
+    }
+  }
+
   /** A keyed MAC for other signed values (admin bridge key, later: part URLs). */
   mac(value: string): string {
     return createHash('sha256').update(this.key).update('\0').update(value).digest('base64url');

@@ -1,0 +1,323 @@
+/** Libraries, folders, media and upload: entities, constants and pure helpers (libraries spec 3, 4, 5, 9). */
+
+export type MediaStatus = 'uploading' | 'queued' | 'processing' | 'completed' | 'errored' | 'cancelled' | 'empty' | 'invalid' | 'failed';
+
+export const MEDIA_STATUS_LABEL: Partial<Record<MediaStatus, string>> = {
+  errored: 'Processing failed',
+  empty: 'Upload did not complete',
+  uploading: 'Uploading',
+  processing: 'Indexing',
+  queued: 'Queued',
+  invalid: 'Invalid file',
+};
+
+/** Values of the table's status filter. */
+export const TABLE_STATUS_FILTER: readonly MediaStatus[] = ['uploading', 'queued', 'processing', 'completed', 'errored', 'cancelled'];
+export const FAILED_STATUSES: readonly MediaStatus[] = ['errored', 'invalid', 'failed'];
+
+export interface LibraryStats {
+  count: number;
+  /** Bytes. */
+  mediaSize: number;
+  /** Seconds. */
+  mediaDuration: number;
+  breakdown: { completed: { count: number } };
+}
+
+export interface Library {
+  _id: string;
+  libraryId: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  isDefault: boolean;
+  isDemo: boolean;
+  isReadOnly: boolean;
+  latestMediaIds: string[];
+  rootFolderId: string;
+  stats: LibraryStats;
+  system: { default: boolean; demo: boolean; readonly: boolean };
+  settings: { v1: Record<string, unknown> };
+  data: { _id: string; name: string; stats: { count: number } };
+}
+
+export type OriginSource = 'external' | 'user';
+
+export interface Media {
+  _id: string;
+  uniqueId: string;
+  libraryId: string;
+  folderId: string;
+  status: MediaStatus;
+  progress: number;
+  isUploading: boolean;
+  createdAt: string;
+  updatedAt: string;
+  origin: { source: OriginSource; type?: string; url?: string };
+  capabilities: { preview: boolean };
+  error: { message: string } | null;
+  kind: 'video' | 'image';
+  metadata: {
+    name: string;
+    filename: string;
+    fileMappings: { originalMedia: string };
+    video: { duration: number; width: number; height: number; frameCount: number; originalMediaSize: number };
+  };
+}
+
+export interface Folder {
+  _id: string;
+  name: string;
+  parentId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FolderResponse {
+  folder: Folder;
+  subFolders: Folder[];
+  files: Media[];
+}
+
+export const DEFAULT_LIBRARY_NAME = 'My New Library';
+export const DEFAULT_IMPORT_COLLECTION_NAME = 'Unnamed Media Collection';
+export const WELCOME_LIBRARY_NAME = 'Welcome Library';
+export const DEMO_LIBRARY_NAME = 'Demo Library';
+export const LIBRARY_NAME_MAX = 120;
+
+// Upload (section 9)
+export const UPLOAD_CHUNK_SIZE = 20_971_520;
+export const UPLOAD_PART_CONCURRENCY = 8;
+export const UPLOAD_PART_ATTEMPTS = 3;
+export const UPLOAD_FILE_CONCURRENCY = 2;
+export const FINGERPRINT_SAMPLE_BYTES = 8192;
+/** Largest single file accepted (a server choice, not a spec number). */
+export const UPLOAD_MAX_BYTES = 50 * 1024 ** 3;
+export const UPLOAD_SHOWN_PROGRESS_CAP = 0.99;
+export const MEDIA_REFRESH_MS = 30_000;
+export const RETRY_ALL_LOCK_MS = 5000;
+export const PREVIEW_TOKEN_FALLBACK_MS = 3 * 3600 * 1000;
+
+export const partCount = (size: number) => Math.max(1, Math.ceil(size / UPLOAD_CHUNK_SIZE));
+export const partSize = (size: number, partNumber: number, parts = partCount(size)) =>
+  partNumber < parts ? UPLOAD_CHUNK_SIZE : size - (parts - 1) * UPLOAD_CHUNK_SIZE;
+
+export interface UploadStartBody {
+  filename: string;
+  size: number;
+  parts: number;
+  /** The file's fingerprint (see fingerprintOf). */
+  uniqueId: string;
+  deduplicationPolicy: { onConflict: 'error' };
+}
+export interface UploadStartAnswer {
+  media: Media;
+  partUrls: string[];
+  opaqueData: string;
+}
+export interface UploadFinishBody {
+  opaqueData: string;
+  /**
+   * The ETag answered by each part PUT. Optional: the server asks its store first; S3-compatible
+   * stores without ListParts need them to assemble the object.
+   */
+  parts?: Array<{ partNumber: number; etag: string }>;
+}
+
+export interface BulkDeleteAnswer {
+  deleted: number;
+  failed: Array<{ mediaId: string; message: string }>;
+  /** Bytes of storage freed. */
+  freedBytes: number;
+}
+export interface RetryAnswer {
+  media: Media | null;
+  error: string | null;
+}
+export interface RetryAllAnswer {
+  retried: number;
+  failed: Array<{ mediaId: string; message: string }>;
+}
+export interface PreviewTokenAnswer {
+  previewToken: string;
+  expiresAt: string;
+}
+
+// Accepted types (section 5). Upload flow: video mp4/mov/webm (+ mkv via the file input) and images.
+export const VIDEO_EXTENSIONS = ['mp4', 'mov', 'mkv', 'webm', 'avi', 'm4v', 'mpg', 'mpeg', 'wmv', 'flv', '3gp', 'ogv', 'ts', 'mts'] as const;
+export const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'heic', 'heif', 'bmp', 'tif', 'tiff', 'avif', 'svg'] as const;
+export const FILE_INPUT_ACCEPT = 'video/*,.mkv,.mov';
+export const UNSUPPORTED_FILE_TYPE = 'Unsupported file type';
+
+export const extensionOf = (filename: string) => {
+  const m = /\.([a-z0-9]+)$/i.exec(filename.trim());
+  return m ? m[1]!.toLowerCase() : '';
+};
+export const mediaKindOf = (filename: string, mime = ''): 'video' | 'image' | null => {
+  const ext = extensionOf(filename);
+  if ((VIDEO_EXTENSIONS as readonly string[]).includes(ext)) return 'video';
+  if ((IMAGE_EXTENSIONS as readonly string[]).includes(ext)) return 'image';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime.startsWith('image/')) return 'image';
+  return null;
+};
+
+/**
+ * The fingerprint both sides compute: size plus SHA-256 of the first and last 8192 bytes. `digestHex`
+ * is the hex SHA-256 of head ‖ tail, so this stays free of any crypto implementation.
+ */
+export const fingerprintId = (size: number, digestHex: string) => `fp1-${size}-${digestHex}`;
+export const fingerprintRanges = (size: number) => ({
+  head: [0, Math.min(FINGERPRINT_SAMPLE_BYTES, size)] as const,
+  tail: [Math.max(0, size - FINGERPRINT_SAMPLE_BYTES), size] as const,
+});
+
+/** Counting rules of section 4. */
+export function statusCounts(statuses: MediaStatus[]) {
+  const n = (s: MediaStatus) => statuses.filter((x) => x === s).length;
+  const processing = n('processing');
+  const processingTotal = processing + n('queued');
+  const failed = statuses.filter((s) => FAILED_STATUSES.includes(s)).length;
+  return { indexing: processing, processingTotal, failed, completed: n('completed'), displayed: n('completed') + processingTotal + failed };
+}
+
+export const MSG_LIB = {
+  mediaNotFound: 'Media not found',
+  libraryNotFound: 'Library not found',
+  readOnlyLibrary: 'This library is read-only.',
+  cannotDeleteLibrary: 'Default, demo and read-only libraries cannot be deleted.',
+  duplicateInFolder: 'Identical file already exists in this folder.',
+  duplicatesInFolder: 'Identical files already exist in this folder.',
+  uploadCleared: 'Upload cleared',
+  storageLimit: (limitHours: number) =>
+    `This upload would exceed your storage limit of ${limitHours} hour${limitHours === 1 ? '' : 's'} of media. Delete some media or upgrade your plan.`,
+  notRetryable: 'Only failed media can be retried.',
+  noPreview: 'No preview is available for this media yet.',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Appended by the libraries/media/upload UI issue: app routes, view constants and the spec's
+// user-visible strings of sections 2, 4, 5, 8 and 9 that the screens show.
+
+export type LibraryTab = 'visual' | 'transcript';
+export const LIBRARY_TABS: readonly LibraryTab[] = ['visual', 'transcript'];
+export const DEFAULT_LIBRARY_TAB: LibraryTab = 'visual';
+/** App route of a library page (`?tab=` only when it is not the default). */
+export const libraryPath = (libraryId: string, tab?: LibraryTab) =>
+  `/library/${libraryId}${tab && tab !== DEFAULT_LIBRARY_TAB ? `?tab=${tab}` : ''}`;
+/** App route of the media modal over its library page. */
+export const mediaPath = (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}`;
+
+/** Media sort keys, stored locally as `key#direction` (section 4). */
+export type MediaSortKey = 'title' | 'modified' | 'added' | 'duration';
+export type MediaSortValue = `${MediaSortKey}#${1 | -1}`;
+export const MEDIA_SORT_VALUES: readonly MediaSortValue[] = [
+  'title#1',
+  'title#-1',
+  'modified#1',
+  'modified#-1',
+  'added#1',
+  'added#-1',
+  'duration#1',
+  'duration#-1',
+];
+export const DEFAULT_MEDIA_SORT: MediaSortValue = 'modified#1';
+
+/** Library media grid (section 9). */
+export const LIBRARY_MEDIA_GRID = { minCellWidth: 300, maxColumns: 3, gap: 16, defaultColumns: 3 } as const;
+
+/** Media table (section 9). */
+export type MediaTableColumn = 'filename' | 'menu' | 'duration' | 'size' | 'created' | 'status' | 'source' | 'frameCount' | 'width' | 'height';
+export const MEDIA_TABLE_ROW_HEIGHT = 86;
+export const MEDIA_TABLE_COLUMNS: readonly MediaTableColumn[] = [
+  'filename',
+  'menu',
+  'duration',
+  'size',
+  'created',
+  'status',
+  'source',
+  'frameCount',
+  'width',
+  'height',
+];
+export const MEDIA_TABLE_HIDDEN_BY_DEFAULT: readonly MediaTableColumn[] = ['frameCount', 'width', 'height', 'size'];
+
+/** Origin display names (section 3). */
+export const ORIGIN_LABELS = [
+  'YouTube',
+  'Vimeo',
+  'LinkedIn',
+  'Instagram',
+  'Facebook',
+  'Google Drive',
+  'Dropbox',
+  'External',
+  'Upload',
+  'Local',
+  'Uploading',
+  'Unknown',
+] as const;
+export type OriginLabel = (typeof ORIGIN_LABELS)[number];
+
+/** Sections of the Processing Videos and Failed Videos modals; keys are the saved preference values. */
+export const PROCESSING_SECTIONS = [
+  { key: 'uploading', label: 'Uploading' },
+  { key: 'indexing', label: 'Indexing' },
+  { key: 'queued.upload', label: 'Queued for upload' },
+  { key: 'queued.indexing', label: 'Queued for indexing' },
+] as const;
+export const FAILED_SECTIONS = [
+  { key: 'failed.uploads', label: 'Failed Uploads' },
+  { key: 'failed.indexing', label: 'Failed Indexing' },
+] as const;
+
+/** Preferences sync (section 7 and 9). */
+export const PREFERENCES_SYNC = { debounceMs: 300, retries: 3, backoffBaseMs: 1000, backoffMaxMs: 5000, followUpMs: 100 } as const;
+
+/** Retry all failed media: at most this many calls a second (section 8). */
+export const RETRY_ALL_PER_SECOND = 2;
+
+/** Toast durations of section 9 beyond the 3 s default. */
+export const TOAST_MS = {
+  dragError: 4000,
+  retrySummary: 5000,
+  bulkDelete: 5000,
+  clear: 6000,
+  uploadFailure: 10_000,
+  retryFailure: 10_000,
+} as const;
+
+/** Strings of the library page, media actions and uploads (sections 2, 5 and 8), verbatim. */
+export const MSG_MEDIA = {
+  noVideos: 'No videos yet',
+  noResults: 'No results found',
+  noResultsHint: 'Try changing/removing your filter criteria.',
+  processingTitle: 'Processing Videos',
+  failedTitle: 'Failed Videos',
+  mediaDeleted: 'Media deleted',
+  deleteFailed: 'Failed to delete media',
+  mediaRenamed: 'Media renamed',
+  clearFailed: 'Failed to clear upload',
+  clearSomeFailed: 'Failed to clear some uploads',
+  bulkDeleted: (n: number, size: string) => `${n} media ${n === 1 ? 'was' : 'were'} deleted. This operation freed ${size} of storage.`,
+  bulkDeleteFailed: (n: number) => `${n} media failed to delete. Please try again. If the problem persists, please contact support.`,
+  retryFailed: 'Media retry failed',
+  retryingAll: (n: number) => `Retrying ${n} media files...`,
+  retryAllFailed: (n: number) => `Failed to retry all ${n} media files`,
+  retriedMixed: (ok: number, failed: number) => `Retried ${ok} successfully, ${failed} failed`,
+  downloadFailed: 'Failed to download video: Please contact support.',
+  modalErrorTitle: 'Modal Error',
+  modalError: 'There was an issue with the media modal. Please try refreshing the page.',
+  erroredOverlay: 'This file is errored and needs to be re-uploaded. Please contact support if the problem persists.',
+  uploadFailedTitle: 'File upload failed',
+  uploadFailed: (filename: string, message: string) => `Failed to upload ${filename}: ${message}`,
+  duplicatesSkipped: (n: number) => `${n} duplicate${n === 1 ? '' : 's'} skipped`,
+  uploadClearedOne: (filename: string) => `Upload of ${filename} cleared.`,
+  allUploadsCleared: 'All uploads cleared.',
+  filesQueued: (n: number) => `${n} file${n === 1 ? '' : 's'} added to upload queue. Please don't leave this page.`,
+  uploadBatchCompleted: 'Upload batch completed',
+  chunkFailed: 'Failed to upload chunk',
+  allDroppedRejected: 'All files you dragged were rejected. Check the failed videos status to view the rejected files.',
+  unexpectedStatus: 'An unexpected error occurred. Please contact support.',
+} as const;

@@ -1,0 +1,47 @@
+import type { Readable } from 'node:stream';
+
+/** A multipart upload in progress: the store's own id for it (S3 UploadId) if it has one. */
+export interface MultipartRef {
+  uploadId: string;
+  key: string;
+  storeUploadId: string | null;
+}
+
+export interface StoredPart {
+  partNumber: number;
+  /** Null when the store cannot tell (then the assembled object's size is checked instead). */
+  size: number | null;
+  etag: string | null;
+}
+
+/**
+ * Where media bytes live. The local filesystem store (default) signs its own part and download URLs
+ * and is served by this process; the S3 store hands out presigned URLs of an S3-compatible server.
+ */
+export interface BlobStore {
+  readonly kind: 'local' | 's3';
+  /** Opens a multipart upload of a file of `size` bytes. */
+  startMultipart(uploadId: string, key: string, size: number): Promise<{ storeUploadId: string | null }>;
+  /** A URL the browser PUTs part `partNumber` (1-based) to, valid until `expiresAt`. */
+  partUrl(ref: MultipartRef, partNumber: number, expiresAt: Date): Promise<string>;
+  /**
+   * The parts the store holds for the upload. `reported` are the parts the server recorded itself
+   * (local store) or the client reported (S3), used when the store cannot list them.
+   */
+  listParts(ref: MultipartRef, reported: StoredPart[]): Promise<StoredPart[]>;
+  /** Makes the object whole from its parts. */
+  completeMultipart(ref: MultipartRef, parts: StoredPart[]): Promise<void>;
+  abortMultipart(ref: MultipartRef): Promise<void>;
+  /** A short-lived URL that downloads the object, as `filename` when given. */
+  downloadUrl(key: string, opts: { filename?: string; expiresInSeconds: number; inline?: boolean }): Promise<string>;
+  /** Reads a byte range [start, end) (or all). */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** A path or URL that ffmpeg/ffprobe can read. */
+  toolInput(key: string): Promise<string>;
+  put(key: string, body: Buffer | Readable, contentType?: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
+  size(key: string): Promise<number>;
+  delete(key: string): Promise<void>;
+  /** Deletes everything under a key prefix. */
+  deletePrefix(prefix: string): Promise<void>;
+}

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { BlobStore } from '../adapters/blobs/blobStore';
+import { LocalBlobStore } from '../adapters/blobs/localBlobStore';
+import { stillWebp } from '../adapters/media/ffprobe';
+import { AppError, forbidden } from '../errors';
+import type { LibraryService } from '../services/library.service';
+import type { UploadService } from '../services/upload.service';
+import type { TokenSigner } from '../adapters/security/tokens';
+import { API, UPLOAD_CHUNK_SIZE } from '../../contract';
+import { ok, reply } from './envelope';
+
+const MIME: Record<string, string> = { mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', mkv: 'video/x-matroska', webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t' };
+
+/** Sends a local file honouring a single Range, as browsers' video elements expect. */
+export async function sendFileRange(res: FastifyReply, file: string, rangeHeader: string | undefined, headers: Record<string, string>) {
+  const stat = await fs.promises.stat(file).catch(() => null);
+  if (!stat) throw new AppError('not_found', 'Not found.');
+  res.header('accept-ranges', 'bytes');
+  for (const [k, v] of Object.entries(headers)) res.header(k, v);
+  res.type(MIME[file.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream');
+  const m = rangeHeader ? /^bytes=(\d*)-(\d*)$/.exec(rangeHeader) : null;
+  if (m && (m[1] || m[2])) {
+    let start = m[1] ? Number(m[1]) : Math.max(0, stat.size - Number(m[2]));
+    let end = m[1] && m[2] ? Number(m[2]) : stat.size - 1;
+    end = Math.min(end, stat.size - 1);
+    if (start > end || start >= stat.size) {
+      res.code(416).header('content-range', `bytes */${stat.size}`);
+      return res.send();
+    }
+    start = Math.max(0, start);
+    res.code(206).header('content-range', `bytes ${start}-${end}/${stat.size}`).header('content-length', String(end - start + 1));
+    return res.send(fs.createReadStream(file, { start, end }));
+  }
+  res.header('content-length', String(stat.size));
+  return res.send(fs.createReadStream(file));
+}
+
+/**
+ * Routes of the local blob store (signed part PUTs and signed downloads) and the thumbnail endpoint.
+ * Part bodies are raw bytes streamed to disk, never buffered, whatever their content type.
+ */
+export function blobRoutes(app: FastifyInstance, blobs: BlobStore, uploads: UploadService, libs: LibraryService, tokens: TokenSigner) {
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { bodyLimit: UPLOAD_CHUNK_SIZE + 1 }, (_req, payload, done) => done(null, payload));
+    scope.put<{ Params: { uploadId: string; part: string }; Querystring: { exp?: string; sig?: string } }>(
+      '/blobs/upload/:uploadId/:part',
+      { bodyLimit: UPLOAD_CHUNK_SIZE + 1 },
+      async (req, res) => {
+        if (!/^[0-9a-f-]{36}$/.test(req.params.uploadId)) throw new AppError('not_found', 'Not found.');
+        const body = (req.body as NodeJS.ReadableStream | undefined) ?? req.raw;
+        const r = await uploads.receiveLocalPart(req.params.uploadId, Number(req.params.part), req.query.exp ?? '', req.query.sig ?? '', body as never);
+        res.header('etag', `"${req.params.part}"`);
+        return reply(req, res, ok(r));
+      },
+    );
+  });
+
+  app.get<{ Params: { '*': string }; Querystring: { exp?: string; sig?: string; filename?: string; d?: string } }>('/blobs/file/*', async (req, res) => {
+    if (!(blobs instanceof LocalBlobStore)) throw new AppError('not_found', 'Not found.');
+    const key = req.params['*'].split('/').map(decodeURIComponent).join('/');
+    const { exp = '', sig = '', filename = '', d = 'attachment' } = req.query;
+    if (!blobs.verify(['get', key, exp, filename, d], sig)) throw forbidden('This download link is not valid.');
+    if (Number(exp) * 1000 < Date.now()) throw forbidden('This download link has expired.');
+    const headers: Record<string, string> = { 'cache-control': 'private, max-age=300' };
+    if (filename) headers['content-disposition'] = `${d === 'inline' ? 'inline' : 'attachment'}; filename="${filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+    return sendFileRange(res, blobs.objectPath(key), req.headers.range, headers);
+  });
+
+  // Thumbnails: authorised by the library preview token so <img> tags can load them.
+  app.get<{ Params: { libraryId: string; mediaId: string }; Querystring: { token?: string; t?: string } }>(
+    API.mediaThumbnail(':libraryId', ':mediaId'),
+    async (req, res) => {
+      const { userId, libraryId } = await tokens.verifyPreview(req.query.token ?? '');
+      if (libraryId !== req.params.libraryId) throw forbidden('The preview token is not valid for this library.');
+      const media = await libs.ownedMedia(userId, libraryId, req.params.mediaId);
+      const t = req.query.t === undefined ? null : Math.max(0, Number(req.query.t) || 0);
+      const key = t === null ? `derived/${media.id}/poster.webp` : `derived/${media.id}/thumb/${Math.round(t * 1000)}.webp`;
+      if (!(await blobs.exists(key))) {
+        if (t === null) throw new AppError('not_found', 'No thumbnail yet.');
+        if (media.status === 'uploading') throw new AppError('not_found', 'No thumbnail yet.');
+        const at = Math.min(t, Math.max(0, (media.duration ?? 0) - 0.05));
+        await blobs.put(key, await stillWebp(await blobs.toolInput(media.blob_key), at, 280, 40), 'image/webp');
+      }
+      res.header('cache-control', 'private, max-age=86400').type('image/webp');
+      return res.send(await blobs.read(key));
+    },
+  );
+}

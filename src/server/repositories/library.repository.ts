@@ -1,0 +1,103 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DB, FoldersTable, LibrariesTable } from '../db/schema';
+
+export type LibraryRow = Selectable<LibrariesTable>;
+export type FolderRow = Selectable<FoldersTable>;
+
+export interface LibraryAggregates {
+  count: number;
+  mediaSize: number;
+  mediaDuration: number;
+  completed: number;
+  latestMediaIds: string[];
+}
+
+export class LibraryRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  listByUser(userId: string) {
+    return this.db.selectFrom('libraries').selectAll().where('user_id', '=', userId).orderBy('created_at', 'asc').orderBy('id').execute();
+  }
+
+  /** A library of this user, or undefined (other users' libraries are indistinguishable from missing ones). */
+  byIdForUser(id: string, userId: string) {
+    return this.db.selectFrom('libraries').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  }
+
+  /** Creates a library and its root folder in one transaction. */
+  create(input: { userId: string; name: string; isDefault?: boolean; isDemo?: boolean; isReadOnly?: boolean }): Promise<LibraryRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const lib = await trx
+        .insertInto('libraries')
+        .values({
+          user_id: input.userId,
+          name: input.name,
+          is_default: input.isDefault ?? false,
+          is_demo: input.isDemo ?? false,
+          is_read_only: input.isReadOnly ?? false,
+          settings: JSON.stringify({ v1: {} }),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const root = await trx.insertInto('folders').values({ library_id: lib.id, parent_id: null, name: lib.name }).returning('id').executeTakeFirstOrThrow();
+      return trx.updateTable('libraries').set({ root_folder_id: root.id }).where('id', '=', lib.id).returningAll().executeTakeFirstOrThrow();
+    });
+  }
+
+  rename(id: string, name: string) {
+    return this.db.updateTable('libraries').set({ name, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+
+  touch(id: string) {
+    return this.db.updateTable('libraries').set({ updated_at: new Date() }).where('id', '=', id).execute();
+  }
+
+  delete(id: string) {
+    return this.db.deleteFrom('libraries').where('id', '=', id).execute();
+  }
+
+  /** Stats and latest media of libraries, computed from the media rows so they are right after every change. */
+  async aggregates(libraryIds: string[]): Promise<Map<string, LibraryAggregates>> {
+    const out = new Map<string, LibraryAggregates>();
+    for (const id of libraryIds) out.set(id, { count: 0, mediaSize: 0, mediaDuration: 0, completed: 0, latestMediaIds: [] });
+    if (!libraryIds.length) return out;
+    const rows = await this.db
+      .selectFrom('media')
+      .select((eb) => [
+        'library_id',
+        eb.fn.countAll<number>().as('count'),
+        sql<number>`coalesce(sum(size_bytes), 0)::float8`.as('size'),
+        sql<number>`coalesce(sum(duration), 0)::float8`.as('duration'),
+        sql<number>`count(*) filter (where status = 'completed')`.as('completed'),
+      ])
+      .where('library_id', 'in', libraryIds)
+      .where('status', '<>', 'empty')
+      .groupBy('library_id')
+      .execute();
+    for (const r of rows) Object.assign(out.get(r.library_id)!, { count: Number(r.count), mediaSize: Number(r.size), mediaDuration: Number(r.duration), completed: Number(r.completed) });
+    const latest = await this.db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('media')
+          .select(['library_id', 'id', sql<number>`row_number() over (partition by library_id order by created_at desc, id desc)`.as('rn')])
+          .where('library_id', 'in', libraryIds)
+          .where('status', '<>', 'empty')
+          .as('m'),
+      )
+      .select(['library_id', 'id'])
+      .where('rn', '<=', 4)
+      .orderBy('library_id')
+      .orderBy('rn')
+      .execute();
+    for (const r of latest) out.get(r.library_id)!.latestMediaIds.push(r.id);
+    return out;
+  }
+
+  folder(libraryId: string, folderId: string) {
+    return this.db.selectFrom('folders').selectAll().where('id', '=', folderId).where('library_id', '=', libraryId).executeTakeFirst();
+  }
+
+  subFolders(libraryId: string, parentId: string) {
+    return this.db.selectFrom('folders').selectAll().where('library_id', '=', libraryId).where('parent_id', '=', parentId).orderBy('created_at', 'asc').orderBy('id').execute();
+  }
+}
