@@ -30,7 +30,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['react', 'react-dom', 'react/*', 'valtio', 'valtio/*', 'radix-ui', '@radix-ui/*'], message: 'src/engine must stay framework-free.' },
+            {
+              group: ['react', 'react-dom', 'react/*', 'valtio', 'valtio/*', 'radix-ui', '@radix-ui/*'],
+              message: 'src/engine must stay framework-free.',
+            },
             { group: ['**/app/**', '../app/*', '../../app/*'], message: 'src/engine must not import from src/app.' },
           ],
         },
@@ -40,7 +43,12 @@ export default tseslint.config(
   {
     // The contract is shared by browser and server: no Node or DOM-only imports.
     files: ['src/contract/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/server/**', '**/app/**'], message: 'src/contract is isomorphic.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*', '**/server/**', '**/app/**'], message: 'src/contract is isomorphic.' }] },
+      ],
+    },
   },
   { files: ['**/*.{js,mjs}'], languageOptions: { globals: { ...globals.node } } },
 );

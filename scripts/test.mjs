@@ -28,7 +28,10 @@ if (missing.length) {
   if (isRoot && has('apt-get')) {
     console.log(`Installing ${missing.join(', ')} with apt-get...`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    if (run('apt-get', ['update', '-qq'], { env }) !== 0 || run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env }) !== 0) {
+    if (
+      run('apt-get', ['update', '-qq'], { env }) !== 0 ||
+      run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env }) !== 0
+    ) {
       console.error(`Could not install ${missing.join(' ')}: install them with apt-get and run npm test again.`);
       process.exit(1);
     }
@@ -76,7 +79,16 @@ function startPostgres() {
   if (asUser.length) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
   const exec = (cmd, a) => execFileSync(asUser[0] ?? cmd, asUser.length ? [...asUser.slice(1), cmd, ...a] : a, { stdio: 'pipe' });
   exec(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  exec(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start']);
+  exec(path.join(bin, 'pg_ctl'), [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'log'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    '-w',
+    'start',
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {

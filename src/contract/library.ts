@@ -144,7 +144,22 @@ export interface PreviewTokenAnswer {
 }
 
 // Accepted types (section 5). Upload flow: video mp4/mov/webm (+ mkv via the file input) and images.
-export const VIDEO_EXTENSIONS = ['mp4', 'mov', 'mkv', 'webm', 'avi', 'm4v', 'mpg', 'mpeg', 'wmv', 'flv', '3gp', 'ogv', 'ts', 'mts'] as const;
+export const VIDEO_EXTENSIONS = [
+  'mp4',
+  'mov',
+  'mkv',
+  'webm',
+  'avi',
+  'm4v',
+  'mpg',
+  'mpeg',
+  'wmv',
+  'flv',
+  '3gp',
+  'ogv',
+  'ts',
+  'mts',
+] as const;
 export const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'heic', 'heif', 'bmp', 'tif', 'tiff', 'avif', 'svg'] as const;
 export const FILE_INPUT_ACCEPT = 'video/*,.mkv,.mov';
 export const UNSUPPORTED_FILE_TYPE = 'Unsupported file type';
@@ -227,7 +242,8 @@ export const DEFAULT_MEDIA_SORT: MediaSortValue = 'modified#1';
 export const LIBRARY_MEDIA_GRID = { minCellWidth: 300, maxColumns: 3, gap: 16, defaultColumns: 3 } as const;
 
 /** Media table (section 9). */
-export type MediaTableColumn = 'filename' | 'menu' | 'duration' | 'size' | 'created' | 'status' | 'source' | 'frameCount' | 'width' | 'height';
+export type MediaTableColumn =
+  'filename' | 'menu' | 'duration' | 'size' | 'created' | 'status' | 'source' | 'frameCount' | 'width' | 'height';
 export const MEDIA_TABLE_ROW_HEIGHT = 86;
 export const MEDIA_TABLE_COLUMNS: readonly MediaTableColumn[] = [
   'filename',

@@ -17,8 +17,7 @@ export const MSG = {
   criterionMatch: 'Passwords match.',
   passwordFieldsMismatch: 'Password fields do not match.',
   mustAcceptTerms: 'You must accept the Terms of Service and Privacy Policy',
-  registerCriteriaUnmet:
-    "For your account's security, please ensure your password meets all the listed criteria below.",
+  registerCriteriaUnmet: "For your account's security, please ensure your password meets all the listed criteria below.",
   emailExists: 'This email is already registered. Sign in or reset your password.',
   invalidEmail: 'Invalid email',
   /** Substring of a 400 message that the register screen maps to 'Invalid email'. */

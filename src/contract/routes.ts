@@ -21,7 +21,8 @@ export const API = {
   libraries: '/library',
   library: (id: string) => `/library/${id}`,
   libraryPreviewToken: (id: string) => `/library/${id}/preview`,
-  folder: (libraryId: string, folderId?: string) => (folderId ? `/library/${libraryId}/folder/${folderId}` : `/library/${libraryId}/folder`),
+  folder: (libraryId: string, folderId?: string) =>
+    folderId ? `/library/${libraryId}/folder/${folderId}` : `/library/${libraryId}/folder`,
   media: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}`,
   mediaBulkDelete: (libraryId: string) => `/library/${libraryId}/media/delete/bulk`,
   mediaRetry: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/retry`,
@@ -41,7 +42,20 @@ export const API = {
 } as const;
 
 /** Every API path prefix; the server answers these and serves the web app for everything else. */
-export const API_PREFIXES = ['/auth/', '/user/', '/feedback', '/admin/', '/health', '/billing/', '/library', '/search/', '/data/', '/media/', '/rendering/', '/blobs/'] as const;
+export const API_PREFIXES = [
+  '/auth/',
+  '/user/',
+  '/feedback',
+  '/admin/',
+  '/health',
+  '/billing/',
+  '/library',
+  '/search/',
+  '/data/',
+  '/media/',
+  '/rendering/',
+  '/blobs/',
+] as const;
 
 export const ROUTES = {
   root: '/',

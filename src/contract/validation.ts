@@ -44,8 +44,7 @@ export function validatePreferences(input: unknown): string | null {
     if (k === 'libraryViewMode') {
       if (value !== 'list' && value !== 'grid') return 'libraryViewMode must be list or grid';
     } else if (Array.isArray(def)) {
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string') || value.length > 32)
-        return `${key} must be a list of strings`;
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string') || value.length > 32) return `${key} must be a list of strings`;
     } else if (typeof value !== typeof def) return `${key} must be a ${typeof def}`;
   }
   return null;

@@ -16,7 +16,14 @@ export interface Config {
   webDir: string;
   trustProxy: boolean;
   blobStore: 'local' | 's3';
-  s3: { endpoint: string | null; region: string; bucket: string; accessKeyId: string | null; secretAccessKey: string | null; forcePathStyle: boolean };
+  s3: {
+    endpoint: string | null;
+    region: string;
+    bucket: string;
+    accessKeyId: string | null;
+    secretAccessKey: string | null;
+    forcePathStyle: boolean;
+  };
   /** Storage allowance in hours of media until billing provides per-plan limits. */
   storageLimitHours: number;
 }
@@ -73,7 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (s3Endpoint) url('S3_ENDPOINT', s3Endpoint, ['http:', 'https:']);
   const limitRaw = env.STORAGE_LIMIT_HOURS ?? '10';
   const storageLimitHours = Number(limitRaw);
-  if (!Number.isFinite(storageLimitHours) || storageLimitHours < 0) throw new ConfigError('STORAGE_LIMIT_HOURS', `must be a number of hours >= 0 (got '${limitRaw}')`);
+  if (!Number.isFinite(storageLimitHours) || storageLimitHours < 0)
+    throw new ConfigError('STORAGE_LIMIT_HOURS', `must be a number of hours >= 0 (got '${limitRaw}')`);
   const pathStyle = env.S3_FORCE_PATH_STYLE ?? 'true';
   if (!['true', 'false'].includes(pathStyle)) throw new ConfigError('S3_FORCE_PATH_STYLE', `must be true or false (got '${pathStyle}')`);
   return {

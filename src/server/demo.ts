@@ -9,11 +9,17 @@ import type { DemoItem } from './services/library.service';
 export async function loadDemoItems(blobs: BlobStore, dir = path.resolve(import.meta.dirname, '../../assets/demo')): Promise<DemoItem[]> {
   if (!fs.existsSync(dir)) return [];
   const items: DemoItem[] = [];
-  for (const filename of fs.readdirSync(dir).filter((f) => /\.(mp4|webm|mov)$/i.test(f)).sort()) {
+  for (const filename of fs
+    .readdirSync(dir)
+    .filter((f) => /\.(mp4|webm|mov)$/i.test(f))
+    .sort()) {
     const file = path.join(dir, filename);
     const bytes = fs.readFileSync(file);
     const { head, tail } = fingerprintRanges(bytes.length);
-    const digest = createHash('sha256').update(bytes.subarray(...head)).update(bytes.subarray(...tail)).digest('hex');
+    const digest = createHash('sha256')
+      .update(bytes.subarray(...head))
+      .update(bytes.subarray(...tail))
+      .digest('hex');
     const key = `demo/${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}/${filename}`;
     if (!(await blobs.exists(key))) await blobs.put(key, bytes, 'video/mp4');
     items.push({ key, filename, size: bytes.length, uniqueId: fingerprintId(bytes.length, digest) });

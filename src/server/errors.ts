@@ -18,5 +18,4 @@ export const badRequest = (message: string) => new AppError('bad_request', messa
 export const notFound = (message: string) => new AppError('not_found', message);
 export const forbidden = (message: string) => new AppError('forbidden', message);
 export const unauthorized = (message: string) => new AppError('unauthorized', message);
-export const rateLimited = (message: string, retryAfterSeconds: number) =>
-  new AppError('rate_limited', message, { retryAfterSeconds });
+export const rateLimited = (message: string, retryAfterSeconds: number) => new AppError('rate_limited', message, { retryAfterSeconds });

@@ -64,7 +64,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const adminKey = tokens.mac('admin-bridge');
 
     const log = createLogger(config);
-    const mailer: Mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(config.dataDir, config.mailFrom, log);
+    const mailer: Mailer = config.smtpUrl
+      ? smtpMailer(config.smtpUrl, config.mailFrom)
+      : outboxMailer(config.dataDir, config.mailFrom, log);
     cleanup.push(() => mailer.close());
     const blobs: BlobStore =
       config.blobStore === 's3'
@@ -80,10 +82,10 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const demoItems = await loadDemoItems(blobs);
 
     // The queue starts after HTTP is built; services reach it through this port.
-    let boss: PgBoss | undefined;
+    const queueRef: { boss?: PgBoss } = {};
     const queue: JobQueue = {
       async send(name, data, opts) {
-        await boss!.send(name, data, opts?.singletonKey ? { singletonKey: opts.singletonKey } : {});
+        await queueRef.boss!.send(name, data, opts?.singletonKey ? { singletonKey: opts.singletonKey } : {});
       },
     };
     const users = new UserRepository(database.db);
@@ -131,10 +133,14 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const app = await buildHttpApp(config, log, { accounts, libraries, uploads, blobs, tokens }, adminKey);
     cleanup.push(() => app.close());
 
-    boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));
-    const started = boss;
-    cleanup.push(() => started.stop({ graceful: true, wait: true, timeout: 10_000 }));
-    await registerJobs(boss, [accountCleanupJob(accounts), ingestJob(mediaRepo, blobs) as JobDefinition, uploadExpiryJob(uploads)], config.role !== 'api');
+    const boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));
+    queueRef.boss = boss;
+    cleanup.push(() => boss.stop({ graceful: true, wait: true, timeout: 10_000 }));
+    await registerJobs(
+      boss,
+      [accountCleanupJob(accounts), ingestJob(mediaRepo, blobs) as JobDefinition, uploadExpiryJob(uploads)],
+      config.role !== 'api',
+    );
 
     let url = config.appUrl;
     if (config.role !== 'worker') {
@@ -142,7 +148,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       const port = Number(new URL(address).port);
       if (!env.APP_URL && !process.env.APP_URL && config.port === 0) url = config.appUrl = `http://${config.host}:${port}`;
       // Lets `npm run admin` reach this process while it holds the data directory.
-      fs.writeFileSync(adminKeyFile(config.dataDir), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, adminKey }), { mode: 0o600 });
+      fs.writeFileSync(adminKeyFile(config.dataDir), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, adminKey }), {
+        mode: 0o600,
+      });
       cleanup.push(() => fs.rmSync(adminKeyFile(config.dataDir), { force: true }));
     }
     return { url, config, app, database, boss, accounts, libraries, uploads, blobs, close: closeAll };
@@ -166,7 +174,9 @@ async function runCli() {
   }
   const { config } = server;
   const web = fs.existsSync(path.join(config.webDir, 'index.html')) ? '' : ' (web app not built: run `npm run build`)';
-  console.log(`\nClipseek is running at ${server.url}${web}\n  data: ${config.dataDir}${config.databaseUrl ? ' (PostgreSQL via DATABASE_URL)' : ' (embedded PGlite)'}\n  mail: ${config.smtpUrl ? 'SMTP' : `written to ${path.join(config.dataDir, 'mail')} and the links printed here`}\n`);
+  console.log(
+    `\nClipseek is running at ${server.url}${web}\n  data: ${config.dataDir}${config.databaseUrl ? ' (PostgreSQL via DATABASE_URL)' : ' (embedded PGlite)'}\n  mail: ${config.smtpUrl ? 'SMTP' : `written to ${path.join(config.dataDir, 'mail')} and the links printed here`}\n`,
+  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

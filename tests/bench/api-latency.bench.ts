@@ -39,12 +39,16 @@ for (const format of ['msgpack', 'json'] as Format[]) {
     const r = await api('GET', API.me, { token, format });
     if (r.status !== 200) throw new Error(`me ${r.status}`);
   });
-  rows.push(`GET /user/me        ${format.padEnd(8)} p50 ${me.p50.toFixed(2).padStart(6)} ms  p95 ${me.p95.toFixed(2).padStart(6)} ms  ${me.rps.toFixed(0).padStart(5)} req/s`);
+  rows.push(
+    `GET /user/me        ${format.padEnd(8)} p50 ${me.p50.toFixed(2).padStart(6)} ms  p95 ${me.p95.toFixed(2).padStart(6)} ms  ${me.rps.toFixed(0).padStart(5)} req/s`,
+  );
   const login = await measure(60, 4, async () => {
     const r = await api('POST', API.login, { body: { email, password: 'bench-password' }, format });
     if (r.status !== 200) throw new Error(`login ${r.status}`);
   });
-  rows.push(`POST /auth/email/login ${format.padEnd(5)} p50 ${login.p50.toFixed(2).padStart(6)} ms  p95 ${login.p95.toFixed(2).padStart(6)} ms  ${login.rps.toFixed(0).padStart(5)} req/s`);
+  rows.push(
+    `POST /auth/email/login ${format.padEnd(5)} p50 ${login.p50.toFixed(2).padStart(6)} ms  p95 ${login.p95.toFixed(2).padStart(6)} ms  ${login.rps.toFixed(0).padStart(5)} req/s`,
+  );
 }
 console.log(rows.join('\n'));
 await server.close();

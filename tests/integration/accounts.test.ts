@@ -15,7 +15,12 @@ afterAll(async () => {
 });
 
 const signWith = (claims: Record<string, unknown>, sub: string, exp: number) =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuedAt().setExpirationTime(exp).sign(new TextEncoder().encode(JWT_SECRET));
+  new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(sub)
+    .setIssuedAt()
+    .setExpirationTime(exp)
+    .sign(new TextEncoder().encode(JWT_SECRET));
 
 describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
   const email = uniqueEmail(`user-${format}`);
@@ -73,7 +78,11 @@ describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
 
   it('resends after the wait and only the newest link works', async () => {
     const first = (await t.mailbox.next(email, /Confirm your email/)).links[0]!;
-    await t.server.database.db.updateTable('users').set({ last_verification_sent_at: new Date(Date.now() - 61_000) }).where('id', '=', userId).execute();
+    await t.server.database.db
+      .updateTable('users')
+      .set({ last_verification_sent_at: new Date(Date.now() - 61_000) })
+      .where('id', '=', userId)
+      .execute();
     const before = t.mailbox.count();
     const r = await t.api<ResetRequestAnswer>('POST', API.resendVerification, { format, body: { email } });
     expect(r.status).toBe(200);
@@ -131,7 +140,11 @@ describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
     expect(r.status).toBe(200);
     expect(r.body.token).toBeTruthy();
     const payload = decodeJwt(token);
-    const imp = await signWith({ email, ver: payload.ver, impersonatedBy: 'support@example.com' }, userId, Math.floor(Date.now() / 1000) + 600);
+    const imp = await signWith(
+      { email, ver: payload.ver, impersonatedBy: 'support@example.com' },
+      userId,
+      Math.floor(Date.now() / 1000) + 600,
+    );
     expect((await t.api('GET', API.me, { format, token: imp })).status).toBe(200);
     const refused = await t.api('POST', API.refreshToken, { format, token: imp });
     expect(refused.status).toBe(403);
@@ -140,11 +153,19 @@ describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
   });
 
   it('changes the password; the old password and old sessions stop working', async () => {
-    const wrong = await t.api('POST', API.changePassword, { format, token, body: { oldPassword: 'nope-nope-nope', newPassword: 'second-password-2' } });
+    const wrong = await t.api('POST', API.changePassword, {
+      format,
+      token,
+      body: { oldPassword: 'nope-nope-nope', newPassword: 'second-password-2' },
+    });
     expect(wrong.status).toBe(403);
     const missing = await t.api('POST', API.changePassword, { format, token, body: { oldPassword: '', newPassword: 'x' } });
     expect(missing.body.error!.message).toBe(MSG.currentPasswordRequired);
-    const r = await t.api<User>('POST', API.changePassword, { format, token, body: { oldPassword: password, newPassword: 'second-password-2' } });
+    const r = await t.api<User>('POST', API.changePassword, {
+      format,
+      token,
+      body: { oldPassword: password, newPassword: 'second-password-2' },
+    });
     expect(r.status).toBe(200);
     const oldToken = token;
     token = r.body.token!;
@@ -197,7 +218,12 @@ describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
     const before = t.mailbox.count();
     await t.api('POST', API.resetRequest, { format, body: { email } });
     const link = (await t.mailbox.next(email, /Reset your/, before)).links[0]!;
-    await t.server.database.db.updateTable('one_time_codes').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    await t.server.database.db
+      .updateTable('one_time_codes')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .execute();
     const r = await t.api('POST', API.reset, { format, body: { token: codeFrom(link), password: 'fifth-password-5' } });
     expect(r.status).toBe(400);
     expect(r.body.error).toEqual({ code: 'code_invalid', message: MSG.codeExpired });
@@ -225,9 +251,18 @@ describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
   });
 
   it('stores feedback from the error dialog', async () => {
-    const r = await t.api('POST', API.feedback, { format, token, body: { name: 'Ann', email, comments: 'It broke', error: 'TypeError: x is undefined' } });
+    const r = await t.api('POST', API.feedback, {
+      format,
+      token,
+      body: { name: 'Ann', email, comments: 'It broke', error: 'TypeError: x is undefined' },
+    });
     expect(r.status).toBe(201);
-    const rows = await t.server.database.db.selectFrom('feedback').selectAll().where('comments', '=', 'It broke').where('email', '=', email).execute();
+    const rows = await t.server.database.db
+      .selectFrom('feedback')
+      .selectAll()
+      .where('comments', '=', 'It broke')
+      .where('email', '=', email)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.user_id).toBe(userId);
   });
@@ -265,9 +300,19 @@ describe('plumbing', () => {
   it('gives support staff a sign-in link through the admin command, never refreshable', async () => {
     const email = uniqueEmail('imp');
     await t.api('POST', API.register, { body: { email, password: 'imp-password-1' } });
-    const env = { ...process.env, DATA_DIR: t.dataDir, JWT_SECRET, APP_URL: t.server.url, ...(t.server.config.databaseUrl ? { DATABASE_URL: t.server.config.databaseUrl } : {}) };
+    const env = {
+      ...process.env,
+      DATA_DIR: t.dataDir,
+      JWT_SECRET,
+      APP_URL: t.server.url,
+      ...(t.server.config.databaseUrl ? { DATABASE_URL: t.server.config.databaseUrl } : {}),
+    };
     // Async: the server under test runs in this process and must keep answering the command.
-    const r = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.resolve('src/server/cli/admin.ts'), 'impersonate', email, '--by', 'support@example.com', '--minutes', '30'], { env });
+    const r = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', path.resolve('src/server/cli/admin.ts'), 'impersonate', email, '--by', 'support@example.com', '--minutes', '30'],
+      { env },
+    );
     expect(r.stderr).toBe('');
     const link = /Sign-in link: (\S+)/.exec(r.stdout)![1]!;
     expect(link.startsWith(`${t.server.url}/impersonate#token=`)).toBe(true);

@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, DEFAULT_LIBRARY_NAME, MSG, MSG_LIB, type BulkDeleteAnswer, type FolderResponse, type Library, type Media, type PreviewTokenAnswer, type RetryAnswer, type User } from '../../src/contract';
+import {
+  API,
+  DEFAULT_LIBRARY_NAME,
+  MSG,
+  MSG_LIB,
+  type BulkDeleteAnswer,
+  type FolderResponse,
+  type Library,
+  type Media,
+  type PreviewTokenAnswer,
+  type RetryAnswer,
+  type User,
+} from '../../src/contract';
 import { startTestServer, uniqueEmail } from './support/harness';
 import { defaultLibrary, makeVideo, randomFile, startUpload, uploadFile, verifiedUser, waitForStatus } from './support/upload';
 
@@ -36,14 +48,26 @@ describe('libraries', () => {
   it('creates libraries with a trimmed name or the default, only for verified users', async () => {
     const r = await t.api<Library>('POST', API.libraries, { token: a.token, body: { name: '  Holidays  ', settings: { v1: {} } } });
     expect(r.status).toBe(201);
-    expect(r.body.data).toMatchObject({ name: 'Holidays', isDefault: false, isDemo: false, stats: { count: 0, mediaSize: 0, mediaDuration: 0 } });
+    expect(r.body.data).toMatchObject({
+      name: 'Holidays',
+      isDefault: false,
+      isDemo: false,
+      stats: { count: 0, mediaSize: 0, mediaDuration: 0 },
+    });
     const d = await t.api<Library>('POST', API.libraries, { token: a.token, body: { name: '   ', settings: { v1: {} } } });
     expect(d.body.data!.name).toBe(DEFAULT_LIBRARY_NAME);
     const reg = await t.api<User>('POST', API.register, { body: { email: uniqueEmail('unverified'), password: 'unverified-1' } });
     const u = await t.api('POST', API.libraries, { token: reg.body.token!, body: { name: 'x', settings: { v1: {} } } });
     expect(u.status).toBe(403);
     expect(u.body.error).toEqual({ code: 'email_not_verified', message: MSG.verifyToAdd });
-    const up = await startUpload(t, reg.body.token!, (await libs(reg.body.token!)).find((l) => l.isDefault)!._id, (await libs(reg.body.token!)).find((l) => l.isDefault)!.rootFolderId, 'a.mp4', randomFile(100));
+    const up = await startUpload(
+      t,
+      reg.body.token!,
+      (await libs(reg.body.token!)).find((l) => l.isDefault)!._id,
+      (await libs(reg.body.token!)).find((l) => l.isDefault)!.rootFolderId,
+      'a.mp4',
+      randomFile(100),
+    );
     expect(up.status).toBe(403);
   });
 
@@ -75,13 +99,15 @@ describe('libraries', () => {
     expect(got.stats.breakdown.completed.count).toBe(2);
     expect(got.stats.mediaDuration).toBeCloseTo(5, 0);
     expect(got.latestMediaIds).toEqual([v2.body.data!._id, v1.body.data!._id]);
-    const folder = (await t.api<FolderResponse>('GET', `${API.folder(lib._id, lib.rootFolderId)}?sort=duration%231`, { token: a.token })).body.data!;
+    const folder = (await t.api<FolderResponse>('GET', `${API.folder(lib._id, lib.rootFolderId)}?sort=duration%231`, { token: a.token }))
+      .body.data!;
     expect(folder.folder.parentId).toBeNull();
     expect(folder.subFolders).toEqual([]);
     expect(folder.files.map((f) => f.metadata.filename)).toEqual(['one.mp4', 'two.mp4']);
     const byTitleDesc = (await t.api<FolderResponse>('GET', `${API.folder(lib._id)}?sort=title%23-1`, { token: a.token })).body.data!;
     expect(byTitleDesc.files.map((f) => f.metadata.name)).toEqual(['two', 'one']);
-    const range = (await t.api<Media[]>('GET', `${API.mediaRange(lib._id)}?sort=duration%231&start=1&end=2`, { token: a.token })).body.data!;
+    const range = (await t.api<Media[]>('GET', `${API.mediaRange(lib._id)}?sort=duration%231&start=1&end=2`, { token: a.token })).body
+      .data!;
     expect(range.map((m) => m.metadata.filename)).toEqual(['two.mp4']);
 
     const renamed = await t.api<Media>('PATCH', API.media(lib._id, v1.body.data!._id), { token: a.token, body: { name: 'First clip' } });
@@ -90,7 +116,10 @@ describe('libraries', () => {
     expect(retry.body.data!.error).toBe(MSG_LIB.notRetryable);
 
     const size = got.stats.mediaSize;
-    const bulk = await t.api<BulkDeleteAnswer>('POST', API.mediaBulkDelete(lib._id), { token: a.token, body: { mediaIds: [v1.body.data!._id, v2.body.data!._id, '00000000-0000-0000-0000-000000000000'] } });
+    const bulk = await t.api<BulkDeleteAnswer>('POST', API.mediaBulkDelete(lib._id), {
+      token: a.token,
+      body: { mediaIds: [v1.body.data!._id, v2.body.data!._id, '00000000-0000-0000-0000-000000000000'] },
+    });
     expect(bulk.body.data!.deleted).toBe(2);
     expect(bulk.body.data!.freedBytes).toBe(size);
     expect(bulk.body.data!.failed).toEqual([{ mediaId: '00000000-0000-0000-0000-000000000000', message: MSG_LIB.mediaNotFound }]);
@@ -101,7 +130,7 @@ describe('libraries', () => {
     expect((await t.api('GET', API.library(lib._id), { token: a.token })).status).toBe(404);
   });
 
-  it('keeps one user\'s libraries, folders, media, files, thumbnails and uploads away from another', async () => {
+  it("keeps one user's libraries, folders, media, files, thumbnails and uploads away from another", async () => {
     const lib = (await defaultLibrary(t, a.token)) as { _id: string; rootFolderId: string };
     const fin = await uploadFile(t, a.token, lib._id, lib.rootFolderId, 'private.mp4', makeVideo(1));
     const m = await waitForStatus(t, a.token, lib._id, fin.body.data!._id, ['completed']);
@@ -137,8 +166,12 @@ describe('libraries', () => {
     expect((await fetch(`${t.server.url}${API.mediaThumbnail(bLib._id, m._id)}?token=${bp}`)).status).toBe(404);
     // alice's upload data cannot be finished by bob
     const start = (await startUpload(t, a.token, lib._id, lib.rootFolderId, 'half.mp4', randomFile(300))).body.data!;
-    expect((await t.api('POST', API.uploadFinish(lib._id, start.media._id), { token: bt, body: { opaqueData: start.opaqueData } })).status).toBe(403);
-    expect((await t.api('POST', API.uploadFinish(bLib._id, start.media._id), { token: bt, body: { opaqueData: start.opaqueData } })).status).toBe(403);
+    expect(
+      (await t.api('POST', API.uploadFinish(lib._id, start.media._id), { token: bt, body: { opaqueData: start.opaqueData } })).status,
+    ).toBe(403);
+    expect(
+      (await t.api('POST', API.uploadFinish(bLib._id, start.media._id), { token: bt, body: { opaqueData: start.opaqueData } })).status,
+    ).toBe(403);
     // the listing shows nothing of alice's to bob
     const bobs = await libs(bt);
     expect(bobs.every((l) => l._id !== lib._id)).toBe(true);

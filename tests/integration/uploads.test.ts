@@ -7,16 +7,39 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, MSG_LIB, UNSUPPORTED_FILE_TYPE, UPLOAD_CHUNK_SIZE, type Media, type PreviewTokenAnswer } from '../../src/contract';
 import { LocalBlobStore } from '../../src/server/adapters/blobs/localBlobStore';
 import { startTestServer } from './support/harness';
-import { defaultLibrary, fingerprintOf, makeVideo, putParts, randomFile, startUpload, uploadFile, verifiedUser, waitForStatus } from './support/upload';
+import {
+  defaultLibrary,
+  fingerprintOf,
+  makeVideo,
+  putParts,
+  randomFile,
+  startUpload,
+  uploadFile,
+  verifiedUser,
+  waitForStatus,
+} from './support/upload';
 
 const sha = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 async function startS3() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-  const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'clipseek', configs: [] }] });
+  const s3 = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: 'clipseek', configs: [] }],
+  });
   const addr = (await s3.run()) as { port: number };
   return {
-    env: { BLOB_STORE: 's3', S3_ENDPOINT: `http://127.0.0.1:${addr.port}`, S3_BUCKET: 'clipseek', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' },
+    env: {
+      BLOB_STORE: 's3',
+      S3_ENDPOINT: `http://127.0.0.1:${addr.port}`,
+      S3_BUCKET: 'clipseek',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
+    },
     close: async () => {
       await s3.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -48,10 +71,14 @@ describe.each(['local', 's3'] as const)('upload protocol on the %s blob store', 
     expect(start.body.data!.partUrls).toHaveLength(5);
     expect(start.body.data!.media).toMatchObject({ status: 'uploading', isUploading: true, uniqueId: fingerprintOf(bytes) });
     const parts = await putParts(start.body.data!.partUrls, bytes);
-    const fin = await t.api<Media>('POST', API.uploadFinish(lib._id, start.body.data!.media._id), { token, body: { opaqueData: start.body.data!.opaqueData, parts } });
+    const fin = await t.api<Media>('POST', API.uploadFinish(lib._id, start.body.data!.media._id), {
+      token,
+      body: { opaqueData: start.body.data!.opaqueData, parts },
+    });
     expect(fin.status).toBe(200);
     expect(fin.body.data!.status).toBe('queued');
-    const { url } = (await t.api<{ url: string }>('GET', `${API.mediaOriginal(lib._id, fin.body.data!._id)}?filename=copy.mp4`, { token })).body.data!;
+    const { url } = (await t.api<{ url: string }>('GET', `${API.mediaOriginal(lib._id, fin.body.data!._id)}?filename=copy.mp4`, { token }))
+      .body.data!;
     const dl = await fetch(url);
     expect(dl.status).toBe(200);
     expect(dl.headers.get('content-disposition')).toContain('copy.mp4');
@@ -85,14 +112,22 @@ describe.each(['local', 's3'] as const)('upload protocol on the %s blob store', 
     const text = await startUpload(t, token, lib._id, lib.rootFolderId, 'notes.txt', bytes);
     expect(text.status).toBe(415);
     expect(text.body.error!.message).toBe(UNSUPPORTED_FILE_TYPE);
-    const badParts = await t.api('POST', API.uploadStart(lib._id, lib.rootFolderId), { token, body: { filename: 'a.mp4', size: 1000, parts: 3, uniqueId: fingerprintOf(bytes), deduplicationPolicy: { onConflict: 'error' } } });
+    const badParts = await t.api('POST', API.uploadStart(lib._id, lib.rootFolderId), {
+      token,
+      body: { filename: 'a.mp4', size: 1000, parts: 3, uniqueId: fingerprintOf(bytes), deduplicationPolicy: { onConflict: 'error' } },
+    });
     expect(badParts.status).toBe(400);
     expect(badParts.body.error!.message).toMatch(/parts must be 1/);
     const badId = await startUpload(t, token, lib._id, lib.rootFolderId, 'a.mp4', bytes, 'whatever');
     expect(badId.status).toBe(400);
-    const zero = await t.api('POST', API.uploadStart(lib._id, lib.rootFolderId), { token, body: { filename: 'a.mp4', size: 0, parts: 1, uniqueId: 'fp1-0-x', deduplicationPolicy: { onConflict: 'error' } } });
+    const zero = await t.api('POST', API.uploadStart(lib._id, lib.rootFolderId), {
+      token,
+      body: { filename: 'a.mp4', size: 0, parts: 1, uniqueId: 'fp1-0-x', deduplicationPolicy: { onConflict: 'error' } },
+    });
     expect(zero.status).toBe(400);
-    const noAuth = await t.api('POST', API.uploadStart(lib._id, lib.rootFolderId), { body: { filename: 'a.mp4', size: 1000, parts: 1, uniqueId: fingerprintOf(bytes), deduplicationPolicy: { onConflict: 'error' } } });
+    const noAuth = await t.api('POST', API.uploadStart(lib._id, lib.rootFolderId), {
+      body: { filename: 'a.mp4', size: 1000, parts: 1, uniqueId: fingerprintOf(bytes), deduplicationPolicy: { onConflict: 'error' } },
+    });
     expect(noAuth.status).toBe(401);
   });
 
@@ -100,18 +135,27 @@ describe.each(['local', 's3'] as const)('upload protocol on the %s blob store', 
     const bytes = randomFile(2 * UPLOAD_CHUNK_SIZE + 1234);
     const start = (await startUpload(t, token, lib._id, lib.rootFolderId, 'partial.webm', bytes)).body.data!;
     const first = await putParts(start.partUrls, bytes, [1, 3]);
-    const early = await t.api('POST', API.uploadFinish(lib._id, start.media._id), { token, body: { opaqueData: start.opaqueData, parts: first } });
+    const early = await t.api('POST', API.uploadFinish(lib._id, start.media._id), {
+      token,
+      body: { opaqueData: start.opaqueData, parts: first },
+    });
     expect(early.status).toBe(400);
     expect(early.body.error!.message).toBe('The upload is missing part 2.');
     expect((await t.api<Media>('GET', API.media(lib._id, start.media._id), { token })).body.data!.status).toBe('uploading');
     const rest = await putParts(start.partUrls, bytes, [2]);
-    const fin = await t.api<Media>('POST', API.uploadFinish(lib._id, start.media._id), { token, body: { opaqueData: start.opaqueData, parts: [...first, ...rest] } });
+    const fin = await t.api<Media>('POST', API.uploadFinish(lib._id, start.media._id), {
+      token,
+      body: { opaqueData: start.opaqueData, parts: [...first, ...rest] },
+    });
     expect(fin.status).toBe(200);
-    const again = await t.api('POST', API.uploadFinish(lib._id, start.media._id), { token, body: { opaqueData: start.opaqueData, parts: [...first, ...rest] } });
+    const again = await t.api('POST', API.uploadFinish(lib._id, start.media._id), {
+      token,
+      body: { opaqueData: start.opaqueData, parts: [...first, ...rest] },
+    });
     expect(again.status).toBe(404);
   });
 
-  it('refuses a tampered opaqueData and another file\'s upload data', async () => {
+  it("refuses a tampered opaqueData and another file's upload data", async () => {
     const bytes = randomFile(5000);
     const start = (await startUpload(t, token, lib._id, lib.rootFolderId, 'x.mov', bytes)).body.data!;
     const [body, mac] = start.opaqueData.split('.');
@@ -132,7 +176,10 @@ describe.each(['local', 's3'] as const)('upload protocol on the %s blob store', 
     const abandoned = (await startUpload(t, token, lib._id, lib.rootFolderId, 'later.mp4', other)).body.data!;
     const inProgress = await startUpload(t, token, lib._id, lib.rootFolderId, 'later.mp4', other);
     expect(inProgress.status).toBe(409);
-    const cleared = await t.api<{ cleared: string[] }>('POST', API.uploadsClear(lib._id), { token, body: { mediaIds: [abandoned.media._id] } });
+    const cleared = await t.api<{ cleared: string[] }>('POST', API.uploadsClear(lib._id), {
+      token,
+      body: { mediaIds: [abandoned.media._id] },
+    });
     expect(cleared.body.data!.cleared).toEqual([abandoned.media._id]);
     expect((await t.api('GET', API.media(lib._id, abandoned.media._id), { token })).status).toBe(404);
     const files = (await t.api<{ files: Media[] }>('GET', API.folder(lib._id), { token })).body.data!.files;
@@ -173,7 +220,11 @@ describe('local part URLs', () => {
     const uploadId = /upload\/([^/]+)\//.exec(start.partUrls[0]!)![1]!;
     const expired = await store.partUrl({ uploadId, key: 'k', storeUploadId: null }, 1, new Date(Date.now() - 1000));
     expect((await fetch(expired, { method: 'PUT', body: bytes.subarray(0, UPLOAD_CHUNK_SIZE) })).status).toBe(403);
-    const unknown = await store.partUrl({ uploadId: '11111111-1111-1111-1111-111111111111', key: 'k', storeUploadId: null }, 1, new Date(Date.now() + 60_000));
+    const unknown = await store.partUrl(
+      { uploadId: '11111111-1111-1111-1111-111111111111', key: 'k', storeUploadId: null },
+      1,
+      new Date(Date.now() + 60_000),
+    );
     expect((await fetch(unknown, { method: 'PUT', body: bytes.subarray(0, 10) })).status).toBe(404);
     // nothing half-done: the failed parts are not counted
     const fin = await t.api('POST', API.uploadFinish(lib._id, start.media._id), { token, body: { opaqueData: start.opaqueData } });

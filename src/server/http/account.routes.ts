@@ -76,7 +76,10 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
     async (req, res) => {
       const b = req.body;
       const input = { name: b.name ?? '', email: b.email ?? '', comments: b.comments, error: b.error };
-      return reply(req, res, { data: await accounts.feedback(input, req.session?.user.id ?? null, req.headers['user-agent'] ?? ''), status: 201 });
+      return reply(req, res, {
+        data: await accounts.feedback(input, req.session?.user.id ?? null, req.headers['user-agent'] ?? ''),
+        status: 201,
+      });
     },
   );
 }

@@ -30,7 +30,11 @@ export function adminRoutes(app: FastifyInstance, accounts: AccountService, admi
       if (!LOOPBACK.has(req.socket.remoteAddress ?? '') || given.length !== want.length || !timingSafeEqual(given, want))
         throw new AppError('not_found', 'Not found.');
       const r = await accounts.impersonate(req.body.email, req.body.by, req.body.minutes);
-      return reply(req, res, ok({ token: r.token, link: impersonateLink(appUrl(), r.token), expiresAt: r.expiresAt.toISOString(), user: r.user }));
+      return reply(
+        req,
+        res,
+        ok({ token: r.token, link: impersonateLink(appUrl(), r.token), expiresAt: r.expiresAt.toISOString(), user: r.user }),
+      );
     },
   );
 }

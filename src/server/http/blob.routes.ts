@@ -10,7 +10,20 @@ import type { TokenSigner } from '../adapters/security/tokens';
 import { API, UPLOAD_CHUNK_SIZE } from '../../contract';
 import { ok, reply } from './envelope';
 
-const MIME: Record<string, string> = { mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', mkv: 'video/x-matroska', webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t' };
+const MIME: Record<string, string> = {
+  mp4: 'video/mp4',
+  m4v: 'video/mp4',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  mkv: 'video/x-matroska',
+  webp: 'image/webp',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  m3u8: 'application/vnd.apple.mpegurl',
+  ts: 'video/mp2t',
+};
 
 /** Sends a local file honouring a single Range, as browsers' video elements expect. */
 export async function sendFileRange(res: FastifyReply, file: string, rangeHeader: string | undefined, headers: Record<string, string>) {
@@ -29,7 +42,10 @@ export async function sendFileRange(res: FastifyReply, file: string, rangeHeader
       return res.send();
     }
     start = Math.max(0, start);
-    res.code(206).header('content-range', `bytes ${start}-${end}/${stat.size}`).header('content-length', String(end - start + 1));
+    res
+      .code(206)
+      .header('content-range', `bytes ${start}-${end}/${stat.size}`)
+      .header('content-length', String(end - start + 1));
     return res.send(fs.createReadStream(file, { start, end }));
   }
   res.header('content-length', String(stat.size));
@@ -50,23 +66,34 @@ export function blobRoutes(app: FastifyInstance, blobs: BlobStore, uploads: Uplo
       async (req, res) => {
         if (!/^[0-9a-f-]{36}$/.test(req.params.uploadId)) throw new AppError('not_found', 'Not found.');
         const body = (req.body as NodeJS.ReadableStream | undefined) ?? req.raw;
-        const r = await uploads.receiveLocalPart(req.params.uploadId, Number(req.params.part), req.query.exp ?? '', req.query.sig ?? '', body as never);
+        const r = await uploads.receiveLocalPart(
+          req.params.uploadId,
+          Number(req.params.part),
+          req.query.exp ?? '',
+          req.query.sig ?? '',
+          body as never,
+        );
         res.header('etag', `"${req.params.part}"`);
         return reply(req, res, ok(r));
       },
     );
   });
 
-  app.get<{ Params: { '*': string }; Querystring: { exp?: string; sig?: string; filename?: string; d?: string } }>('/blobs/file/*', async (req, res) => {
-    if (!(blobs instanceof LocalBlobStore)) throw new AppError('not_found', 'Not found.');
-    const key = req.params['*'].split('/').map(decodeURIComponent).join('/');
-    const { exp = '', sig = '', filename = '', d = 'attachment' } = req.query;
-    if (!blobs.verify(['get', key, exp, filename, d], sig)) throw forbidden('This download link is not valid.');
-    if (Number(exp) * 1000 < Date.now()) throw forbidden('This download link has expired.');
-    const headers: Record<string, string> = { 'cache-control': 'private, max-age=300' };
-    if (filename) headers['content-disposition'] = `${d === 'inline' ? 'inline' : 'attachment'}; filename="${filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-    return sendFileRange(res, blobs.objectPath(key), req.headers.range, headers);
-  });
+  app.get<{ Params: { '*': string }; Querystring: { exp?: string; sig?: string; filename?: string; d?: string } }>(
+    '/blobs/file/*',
+    async (req, res) => {
+      if (!(blobs instanceof LocalBlobStore)) throw new AppError('not_found', 'Not found.');
+      const key = req.params['*'].split('/').map(decodeURIComponent).join('/');
+      const { exp = '', sig = '', filename = '', d = 'attachment' } = req.query;
+      if (!blobs.verify(['get', key, exp, filename, d], sig)) throw forbidden('This download link is not valid.');
+      if (Number(exp) * 1000 < Date.now()) throw forbidden('This download link has expired.');
+      const headers: Record<string, string> = { 'cache-control': 'private, max-age=300' };
+      if (filename)
+        headers['content-disposition'] =
+          `${d === 'inline' ? 'inline' : 'attachment'}; filename="${filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+      return sendFileRange(res, blobs.objectPath(key), req.headers.range, headers);
+    },
+  );
 
   // Thumbnails: authorised by the library preview token so <img> tags can load them.
   app.get<{ Params: { libraryId: string; mediaId: string }; Querystring: { token?: string; t?: string } }>(

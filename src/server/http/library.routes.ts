@@ -32,14 +32,23 @@ export function libraryRoutes(app: FastifyInstance, accounts: AccountService, li
   app.get(API.libraries, auth, async (req, res) => reply(req, res, ok(await libs.list(user(req)))));
   app.post<{ Body: { name?: string } }>(
     API.libraries,
-    { ...auth, schema: { body: { type: 'object', properties: { name: { type: 'string', maxLength: 1000 }, settings: { type: 'object' } } } } },
+    {
+      ...auth,
+      schema: { body: { type: 'object', properties: { name: { type: 'string', maxLength: 1000 }, settings: { type: 'object' } } } },
+    },
     async (req, res) => reply(req, res, { data: await libs.create(user(req), req.body.name), status: 201 }),
   );
-  app.get<{ Params: P }>(API.library(':id'), { ...auth, schema: uuidParams('id') }, async (req, res) => reply(req, res, ok(await libs.get(user(req), req.params.id))));
-  app.patch<{ Params: P; Body: { name: string } }>(API.library(':id'), { ...auth, schema: { ...uuidParams('id'), ...nameBody } }, async (req, res) =>
-    reply(req, res, ok(await libs.rename(user(req), req.params.id, req.body.name))),
+  app.get<{ Params: P }>(API.library(':id'), { ...auth, schema: uuidParams('id') }, async (req, res) =>
+    reply(req, res, ok(await libs.get(user(req), req.params.id))),
   );
-  app.delete<{ Params: P }>(API.library(':id'), { ...auth, schema: uuidParams('id') }, async (req, res) => reply(req, res, ok(await libs.remove(user(req), req.params.id))));
+  app.patch<{ Params: P; Body: { name: string } }>(
+    API.library(':id'),
+    { ...auth, schema: { ...uuidParams('id'), ...nameBody } },
+    async (req, res) => reply(req, res, ok(await libs.rename(user(req), req.params.id, req.body.name))),
+  );
+  app.delete<{ Params: P }>(API.library(':id'), { ...auth, schema: uuidParams('id') }, async (req, res) =>
+    reply(req, res, ok(await libs.remove(user(req), req.params.id))),
+  );
   app.get<{ Params: P }>(API.libraryPreviewToken(':id'), { ...auth, schema: uuidParams('id') }, async (req, res) =>
     reply(req, res, ok(await libs.previewToken(user(req), req.params.id))),
   );
@@ -67,11 +76,15 @@ export function libraryRoutes(app: FastifyInstance, accounts: AccountService, li
   app.get<{ Params: P }>(API.media(':libraryId', ':mediaId'), { ...auth, schema: uuidParams('libraryId', 'mediaId') }, async (req, res) =>
     reply(req, res, ok(await libs.getMedia(user(req), req.params.libraryId, req.params.mediaId))),
   );
-  app.patch<{ Params: P; Body: { name: string } }>(API.media(':libraryId', ':mediaId'), { ...auth, schema: { ...uuidParams('libraryId', 'mediaId'), ...nameBody } }, async (req, res) =>
-    reply(req, res, ok(await libs.renameMedia(user(req), req.params.libraryId, req.params.mediaId, req.body.name))),
+  app.patch<{ Params: P; Body: { name: string } }>(
+    API.media(':libraryId', ':mediaId'),
+    { ...auth, schema: { ...uuidParams('libraryId', 'mediaId'), ...nameBody } },
+    async (req, res) => reply(req, res, ok(await libs.renameMedia(user(req), req.params.libraryId, req.params.mediaId, req.body.name))),
   );
-  app.delete<{ Params: P }>(API.media(':libraryId', ':mediaId'), { ...auth, schema: uuidParams('libraryId', 'mediaId') }, async (req, res) =>
-    reply(req, res, ok(await libs.deleteMedia(user(req), req.params.libraryId, req.params.mediaId))),
+  app.delete<{ Params: P }>(
+    API.media(':libraryId', ':mediaId'),
+    { ...auth, schema: uuidParams('libraryId', 'mediaId') },
+    async (req, res) => reply(req, res, ok(await libs.deleteMedia(user(req), req.params.libraryId, req.params.mediaId))),
   );
   app.post<{ Params: P; Body: { mediaIds: string[] } }>(
     API.mediaBulkDelete(':libraryId'),
@@ -81,8 +94,10 @@ export function libraryRoutes(app: FastifyInstance, accounts: AccountService, li
   app.post<{ Params: P }>(API.mediaDeleteErrored(':libraryId'), { ...auth, schema: uuidParams('libraryId') }, async (req, res) =>
     reply(req, res, ok(await libs.deleteErrored(user(req), req.params.libraryId))),
   );
-  app.post<{ Params: P }>(API.mediaRetry(':libraryId', ':mediaId'), { ...auth, schema: uuidParams('libraryId', 'mediaId') }, async (req, res) =>
-    reply(req, res, ok(await libs.retry(user(req), req.params.libraryId, req.params.mediaId))),
+  app.post<{ Params: P }>(
+    API.mediaRetry(':libraryId', ':mediaId'),
+    { ...auth, schema: uuidParams('libraryId', 'mediaId') },
+    async (req, res) => reply(req, res, ok(await libs.retry(user(req), req.params.libraryId, req.params.mediaId))),
   );
   app.post<{ Params: P }>(API.mediaRetryFailed(':libraryId'), { ...auth, schema: uuidParams('libraryId') }, async (req, res) =>
     reply(req, res, ok(await libs.retryFailed(user(req), req.params.libraryId))),
@@ -95,7 +110,8 @@ export function libraryRoutes(app: FastifyInstance, accounts: AccountService, li
   app.get<{ Params: P; Querystring: { filename?: string } }>(
     API.mediaOriginal(':libraryId', ':mediaId'),
     { ...auth, schema: uuidParams('libraryId', 'mediaId') },
-    async (req, res) => reply(req, res, ok(await libs.originalUrl(user(req), req.params.libraryId, req.params.mediaId, req.query.filename))),
+    async (req, res) =>
+      reply(req, res, ok(await libs.originalUrl(user(req), req.params.libraryId, req.params.mediaId, req.query.filename))),
   );
 
   app.post<{ Params: P; Body: UploadStartBody }>(
@@ -117,7 +133,8 @@ export function libraryRoutes(app: FastifyInstance, accounts: AccountService, li
         },
       },
     },
-    async (req, res) => reply(req, res, { data: await uploads.start(user(req), req.params.id, req.params.folderId, req.body), status: 201 }),
+    async (req, res) =>
+      reply(req, res, { data: await uploads.start(user(req), req.params.id, req.params.folderId, req.body), status: 201 }),
   );
   app.post<{ Params: P; Body: UploadFinishBody }>(
     API.uploadFinish(':id', ':mediaId'),
@@ -130,11 +147,20 @@ export function libraryRoutes(app: FastifyInstance, accounts: AccountService, li
           required: ['opaqueData'],
           properties: {
             opaqueData: { type: 'string', maxLength: 4000 },
-            parts: { type: 'array', maxItems: 10_000, items: { type: 'object', required: ['partNumber', 'etag'], properties: { partNumber: { type: 'integer' }, etag: { type: 'string', maxLength: 200 } } } },
+            parts: {
+              type: 'array',
+              maxItems: 10_000,
+              items: {
+                type: 'object',
+                required: ['partNumber', 'etag'],
+                properties: { partNumber: { type: 'integer' }, etag: { type: 'string', maxLength: 200 } },
+              },
+            },
           },
         },
       },
     },
-    async (req, res) => reply(req, res, ok(await uploads.finish(user(req), req.params.id, req.params.mediaId, req.body.opaqueData, req.body.parts))),
+    async (req, res) =>
+      reply(req, res, ok(await uploads.finish(user(req), req.params.id, req.params.mediaId, req.body.opaqueData, req.body.parts))),
   );
 }

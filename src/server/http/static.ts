@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { API_PREFIXES } from '../../contract';
 import { AppError } from '../errors';
 
-const isApiPath = (url: string) => API_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`) || url.startsWith(`${p}?`));
+const isApiPath = (url: string) =>
+  API_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`) || url.startsWith(`${p}?`));
 
 /** Serves the built web app; unknown non-API GETs get index.html so client routes deep-link. */
 export async function registerWebApp(app: FastifyInstance, webDir: string) {

@@ -35,7 +35,10 @@ export const ingestJob = (media: MediaRepository, blobs: BlobStore): JobDefiniti
         await media.transition(mediaId, ['processing'], { status: 'invalid', error_message: err.message, progress: 0 });
         return;
       }
-      await media.transition(mediaId, ['processing'], { status: 'errored', error_message: `Processing failed while reading the file: ${(err as Error).message.slice(0, 300)}` });
+      await media.transition(mediaId, ['processing'], {
+        status: 'errored',
+        error_message: `Processing failed while reading the file: ${(err as Error).message.slice(0, 300)}`,
+      });
     }
   },
 });

@@ -39,13 +39,27 @@ export class LibraryRepository {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const root = await trx.insertInto('folders').values({ library_id: lib.id, parent_id: null, name: lib.name }).returning('id').executeTakeFirstOrThrow();
-      return trx.updateTable('libraries').set({ root_folder_id: root.id }).where('id', '=', lib.id).returningAll().executeTakeFirstOrThrow();
+      const root = await trx
+        .insertInto('folders')
+        .values({ library_id: lib.id, parent_id: null, name: lib.name })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return trx
+        .updateTable('libraries')
+        .set({ root_folder_id: root.id })
+        .where('id', '=', lib.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
     });
   }
 
   rename(id: string, name: string) {
-    return this.db.updateTable('libraries').set({ name, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .updateTable('libraries')
+      .set({ name, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   touch(id: string) {
@@ -74,7 +88,13 @@ export class LibraryRepository {
       .where('status', '<>', 'empty')
       .groupBy('library_id')
       .execute();
-    for (const r of rows) Object.assign(out.get(r.library_id)!, { count: Number(r.count), mediaSize: Number(r.size), mediaDuration: Number(r.duration), completed: Number(r.completed) });
+    for (const r of rows)
+      Object.assign(out.get(r.library_id)!, {
+        count: Number(r.count),
+        mediaSize: Number(r.size),
+        mediaDuration: Number(r.duration),
+        completed: Number(r.completed),
+      });
     const latest = await this.db
       .selectFrom((eb) =>
         eb
@@ -98,6 +118,13 @@ export class LibraryRepository {
   }
 
   subFolders(libraryId: string, parentId: string) {
-    return this.db.selectFrom('folders').selectAll().where('library_id', '=', libraryId).where('parent_id', '=', parentId).orderBy('created_at', 'asc').orderBy('id').execute();
+    return this.db
+      .selectFrom('folders')
+      .selectAll()
+      .where('library_id', '=', libraryId)
+      .where('parent_id', '=', parentId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id')
+      .execute();
   }
 }

@@ -49,7 +49,11 @@ export class MediaRepository {
   /** Inserts; returns undefined when the fingerprint is already live in the folder (the partial unique index decides). */
   async insert(values: Parameters<ReturnType<Kysely<DB>['insertInto']>['values']>[0] & object): Promise<MediaRow | undefined> {
     try {
-      return await this.db.insertInto('media').values(values as never).returningAll().executeTakeFirstOrThrow();
+      return await this.db
+        .insertInto('media')
+        .values(values as never)
+        .returningAll()
+        .executeTakeFirstOrThrow();
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return undefined;
       throw err;

@@ -6,7 +6,16 @@ export type UploadRow = Selectable<UploadsTable>;
 export class UploadRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  create(values: { id: string; media_id: string; user_id: string; store_upload_id: string | null; blob_key: string; size_bytes: number; parts: number; expires_at: Date }) {
+  create(values: {
+    id: string;
+    media_id: string;
+    user_id: string;
+    store_upload_id: string | null;
+    blob_key: string;
+    size_bytes: number;
+    parts: number;
+    expires_at: Date;
+  }) {
     return this.db.insertInto('uploads').values(values).returningAll().executeTakeFirstOrThrow();
   }
 
@@ -36,7 +45,13 @@ export class UploadRepository {
 
   /** Marks finished; false when another finish got there first. */
   async markFinished(id: string) {
-    const r = await this.db.updateTable('uploads').set({ finished_at: new Date() }).where('id', '=', id).where('finished_at', 'is', null).returning('id').executeTakeFirst();
+    const r = await this.db
+      .updateTable('uploads')
+      .set({ finished_at: new Date() })
+      .where('id', '=', id)
+      .where('finished_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
     return !!r;
   }
 

@@ -71,7 +71,8 @@ const requireEmail = (raw: string) => {
 };
 
 const requirePassword = (password: string, field = 'password') => {
-  if (password.length < PASSWORD_MIN_LENGTH) throw new AppError('validation_failed', `${field} must be at least ${PASSWORD_MIN_LENGTH} characters`);
+  if (password.length < PASSWORD_MIN_LENGTH)
+    throw new AppError('validation_failed', `${field} must be at least ${PASSWORD_MIN_LENGTH} characters`);
   if (password.length > 1024) throw new AppError('validation_failed', `${field} must be at most 1024 characters`);
 };
 
@@ -192,8 +193,7 @@ export class AccountService {
     if (!oldPassword) throw new AppError('validation_failed', MSG.currentPasswordRequired);
     if (!newPassword) throw new AppError('validation_failed', MSG.newPasswordRequired);
     requirePassword(newPassword, 'newPassword');
-    if (!(await this.d.hasher.verify(session.user.password_hash, oldPassword)))
-      throw new AppError('forbidden', MSG.wrongCurrentPassword);
+    if (!(await this.d.hasher.verify(session.user.password_hash, oldPassword))) throw new AppError('forbidden', MSG.wrongCurrentPassword);
     const user = await this.d.users.setPassword(session.user.id, await this.d.hasher.hash(newPassword));
     const remaining = session.claims.exp - Math.floor(Date.now() / 1000);
     const token = session.claims.impersonatedBy

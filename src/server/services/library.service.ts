@@ -156,7 +156,17 @@ export class LibraryService {
   async remove(user: UserRow, id: string) {
     const lib = await this.owned(user.id, id);
     if (lib.is_default || lib.is_demo || lib.is_read_only) throw new AppError('forbidden', MSG_LIB.cannotDeleteLibrary);
-    const media = await this.d.media.byStatus(id, ['uploading', 'queued', 'processing', 'completed', 'errored', 'cancelled', 'empty', 'invalid', 'failed']);
+    const media = await this.d.media.byStatus(id, [
+      'uploading',
+      'queued',
+      'processing',
+      'completed',
+      'errored',
+      'cancelled',
+      'empty',
+      'invalid',
+      'failed',
+    ]);
     const freed = await this.purgeMedia(media);
     await this.d.libraries.delete(id);
     return { ok: true as const, freedBytes: freed };
@@ -168,17 +178,40 @@ export class LibraryService {
     return { previewToken, expiresAt: new Date(Date.now() + PREVIEW_TOKEN_TTL_SECONDS * 1000).toISOString() };
   }
 
-  async folder(user: UserRow, libraryId: string, folderId: string | undefined, sort: MediaSort, direction: 1 | -1): Promise<FolderResponse> {
+  async folder(
+    user: UserRow,
+    libraryId: string,
+    folderId: string | undefined,
+    sort: MediaSort,
+    direction: 1 | -1,
+  ): Promise<FolderResponse> {
     const lib = await this.owned(user.id, libraryId);
     const folder = await this.d.libraries.folder(libraryId, folderId ?? lib.root_folder_id!);
     if (!folder) throw new AppError('not_found', 'Folder not found');
-    const [subFolders, files] = await Promise.all([this.d.libraries.subFolders(libraryId, folder.id), this.d.media.listFolder(folder.id, sort, direction)]);
-    const f = (r: typeof folder) => ({ _id: r.id, name: r.name, parentId: r.parent_id, createdAt: new Date(r.created_at).toISOString(), updatedAt: new Date(r.updated_at).toISOString() });
+    const [subFolders, files] = await Promise.all([
+      this.d.libraries.subFolders(libraryId, folder.id),
+      this.d.media.listFolder(folder.id, sort, direction),
+    ]);
+    const f = (r: typeof folder) => ({
+      _id: r.id,
+      name: r.name,
+      parentId: r.parent_id,
+      createdAt: new Date(r.created_at).toISOString(),
+      updatedAt: new Date(r.updated_at).toISOString(),
+    });
     return { folder: f(folder), subFolders: subFolders.map(f), files: files.map(toMedia) };
   }
 
   /** The folder's media in positions [start, end) of the given order: refreshes a visible window. */
-  async range(user: UserRow, libraryId: string, folderId: string | undefined, sort: MediaSort, direction: 1 | -1, start: number, end: number) {
+  async range(
+    user: UserRow,
+    libraryId: string,
+    folderId: string | undefined,
+    sort: MediaSort,
+    direction: 1 | -1,
+    start: number,
+    end: number,
+  ) {
     const lib = await this.owned(user.id, libraryId);
     const folder = await this.d.libraries.folder(libraryId, folderId ?? lib.root_folder_id!);
     if (!folder) throw new AppError('not_found', 'Folder not found');
@@ -201,7 +234,8 @@ export class LibraryService {
   private async purgeMedia(rows: MediaRow[]) {
     let freed = 0;
     for (const m of rows) {
-      for (const u of await this.d.uploads.openForMedia(m.id)) await this.d.blobs.abortMultipart({ uploadId: u.id, key: u.blob_key, storeUploadId: u.store_upload_id });
+      for (const u of await this.d.uploads.openForMedia(m.id))
+        await this.d.blobs.abortMultipart({ uploadId: u.id, key: u.blob_key, storeUploadId: u.store_upload_id });
     }
     const deleted = await this.d.media.deleteMany(rows.map((r) => r.id));
     for (const m of deleted) {
@@ -243,7 +277,8 @@ export class LibraryService {
 
   private async retryRow(m: MediaRow): Promise<RetryAnswer> {
     if (!['errored', 'failed'].includes(m.status)) return { media: toMedia(m), error: MSG_LIB.notRetryable };
-    if (!(await this.d.blobs.exists(m.blob_key))) return { media: toMedia(m), error: 'The uploaded file is missing: please upload it again.' };
+    if (!(await this.d.blobs.exists(m.blob_key)))
+      return { media: toMedia(m), error: 'The uploaded file is missing: please upload it again.' };
     const row = await this.d.media.transition(m.id, ['errored', 'failed'], { status: 'queued', error_message: null });
     if (!row) return { media: toMedia(m), error: MSG_LIB.notRetryable };
     await this.d.queue.send(INGEST_JOB, { mediaId: m.id }, { singletonKey: m.id });
@@ -266,9 +301,9 @@ export class LibraryService {
   /** Abandons unfinished uploads (all, or the given ones): their bytes go, the media becomes `empty`. */
   async clearUploads(user: UserRow, libraryId: string, mediaIds?: string[]) {
     await this.owned(user.id, libraryId);
-    const rows = (mediaIds ? await this.d.media.manyInLibrary(libraryId, mediaIds) : await this.d.media.byStatus(libraryId, ['uploading'])).filter(
-      (m) => m.status === 'uploading',
-    );
+    const rows = (
+      mediaIds ? await this.d.media.manyInLibrary(libraryId, mediaIds) : await this.d.media.byStatus(libraryId, ['uploading'])
+    ).filter((m) => m.status === 'uploading');
     for (const m of rows) await this.abandonUpload(m);
     return { cleared: rows.map((m) => m.id) };
   }

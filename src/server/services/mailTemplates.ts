@@ -13,7 +13,21 @@ function layout(to: string, subject: string, intro: string, action: string, link
 }
 
 export const verificationMail = (to: string, link: string) =>
-  layout(to, 'Confirm your email for Clipseek', 'Welcome to Clipseek! Please confirm your email address to start adding videos.', 'Confirm my email', link, 'This link works once and expires in 24 hours. If you did not create an account, ignore this message.');
+  layout(
+    to,
+    'Confirm your email for Clipseek',
+    'Welcome to Clipseek! Please confirm your email address to start adding videos.',
+    'Confirm my email',
+    link,
+    'This link works once and expires in 24 hours. If you did not create an account, ignore this message.',
+  );
 
 export const resetMail = (to: string, link: string) =>
-  layout(to, 'Reset your Clipseek password', 'Someone asked to reset the password of your Clipseek account.', 'Choose a new password', link, 'This link works once and expires in 1 hour. If it was not you, ignore this message: your password stays as it is.');
+  layout(
+    to,
+    'Reset your Clipseek password',
+    'Someone asked to reset the password of your Clipseek account.',
+    'Choose a new password',
+    link,
+    'This link works once and expires in 1 hour. If it was not you, ignore this message: your password stays as it is.',
+  );

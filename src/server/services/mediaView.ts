@@ -47,7 +47,12 @@ export function toLibrary(row: LibraryRow, agg: LibraryAggregates): Library {
     isReadOnly: row.is_read_only,
     latestMediaIds: agg.latestMediaIds,
     rootFolderId: row.root_folder_id!,
-    stats: { count: agg.count, mediaSize: agg.mediaSize, mediaDuration: agg.mediaDuration, breakdown: { completed: { count: agg.completed } } },
+    stats: {
+      count: agg.count,
+      mediaSize: agg.mediaSize,
+      mediaDuration: agg.mediaDuration,
+      breakdown: { completed: { count: agg.completed } },
+    },
     system: { default: row.is_default, demo: row.is_demo, readonly: row.is_read_only },
     settings: { v1: ((row.settings as { v1?: Record<string, unknown> }).v1 ?? {}) as Record<string, unknown> },
     data: { _id: row.id, name: row.name, stats: { count: agg.count } },

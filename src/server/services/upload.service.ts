@@ -73,16 +73,20 @@ export class UploadService {
     const lib = await this.d.library.owned(user.id, libraryId);
     if (lib.is_read_only || lib.is_demo) throw new AppError('forbidden', MSG_LIB.readOnlyLibrary);
     const folder = await this.d.library.folderOf(libraryId, folderId);
-    const filename = String(body.filename ?? '').trim().replace(/[/\\]/g, '_');
+    const filename = String(body.filename ?? '')
+      .trim()
+      .replace(/[/\\]/g, '_');
     if (!filename || filename.length > 255) throw badRequest('filename must be 1 to 255 characters');
     const kind = mediaKindOf(filename);
     if (!kind) throw new AppError('unsupported_media_type', UNSUPPORTED_FILE_TYPE);
     const size = body.size;
     if (!Number.isSafeInteger(size) || size <= 0) throw badRequest('size must be a positive whole number of bytes');
-    if (size > UPLOAD_MAX_BYTES) throw new AppError('payload_too_large', `Files larger than ${UPLOAD_MAX_BYTES / 1024 ** 3} GiB are not accepted.`);
+    if (size > UPLOAD_MAX_BYTES)
+      throw new AppError('payload_too_large', `Files larger than ${UPLOAD_MAX_BYTES / 1024 ** 3} GiB are not accepted.`);
     if (body.parts !== partCount(size)) throw badRequest(`parts must be ${partCount(size)} for a file of ${size} bytes (20 MiB parts)`);
     const fp = FINGERPRINT_RE.exec(String(body.uniqueId ?? ''));
-    if (!fp || Number(fp[1]) !== size) throw badRequest('uniqueId must be the file fingerprint fp1-<size>-<sha256 of first and last 8192 bytes>');
+    if (!fp || Number(fp[1]) !== size)
+      throw badRequest('uniqueId must be the file fingerprint fp1-<size>-<sha256 of first and last 8192 bytes>');
     if (body.deduplicationPolicy?.onConflict !== 'error') throw badRequest("deduplicationPolicy.onConflict must be 'error'");
 
     const limitHours = await this.d.quota.limitHours(user.id);
@@ -114,7 +118,16 @@ export class UploadService {
     const expiresAt = new Date(Date.now() + PART_URL_TTL_SECONDS * 1000);
     try {
       const { storeUploadId } = await this.d.blobs.startMultipart(uploadId, blobKey, size);
-      const upload = await this.d.uploads.create({ id: uploadId, media_id: mediaId, user_id: user.id, store_upload_id: storeUploadId, blob_key: blobKey, size_bytes: size, parts: body.parts, expires_at: expiresAt });
+      const upload = await this.d.uploads.create({
+        id: uploadId,
+        media_id: mediaId,
+        user_id: user.id,
+        store_upload_id: storeUploadId,
+        blob_key: blobKey,
+        size_bytes: size,
+        parts: body.parts,
+        expires_at: expiresAt,
+      });
       const partUrls: string[] = [];
       for (let n = 1; n <= body.parts; n++) partUrls.push(await this.d.blobs.partUrl(this.ref(upload), n, expiresAt));
       return { media: toMedia(media), partUrls, opaqueData: this.seal({ u: uploadId, m: mediaId, l: libraryId, s: user.id }) };
@@ -132,7 +145,8 @@ export class UploadService {
     if (Number(exp) * 1000 < Date.now()) throw forbidden('This part URL has expired. Start the upload again.');
     const upload = await this.d.uploads.byId(uploadId);
     if (!upload || upload.finished_at) throw new AppError('not_found', 'This upload is unknown or already finished.');
-    if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > upload.parts) throw badRequest(`part must be between 1 and ${upload.parts}`);
+    if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > upload.parts)
+      throw badRequest(`part must be between 1 and ${upload.parts}`);
     const size = Number(upload.size_bytes);
     const expected = partSize(size, partNumber, upload.parts);
     const offset = (partNumber - 1) * partSize(size, 1, upload.parts);
@@ -149,18 +163,27 @@ export class UploadService {
     return { ok: true as const };
   }
 
-  async finish(user: UserRow, libraryId: string, mediaId: string, opaqueData: unknown, clientParts: UploadFinishBody['parts'] = []): Promise<Media> {
+  async finish(
+    user: UserRow,
+    libraryId: string,
+    mediaId: string,
+    opaqueData: unknown,
+    clientParts: UploadFinishBody['parts'] = [],
+  ): Promise<Media> {
     const o = this.unseal(opaqueData);
     if (o.s !== user.id || o.l !== libraryId || o.m !== mediaId) throw forbidden('This upload belongs to another file.');
     const media = await this.d.library.ownedMediaAny(user.id, libraryId, mediaId);
     const upload = await this.d.uploads.byId(o.u);
-    if (!upload || upload.finished_at || media.status !== 'uploading') throw new AppError('not_found', 'This upload is unknown or already finished.');
+    if (!upload || upload.finished_at || media.status !== 'uploading')
+      throw new AppError('not_found', 'This upload is unknown or already finished.');
     const size = Number(upload.size_bytes);
     const ref = this.ref(upload);
     const recorded: StoredPart[] =
       this.d.blobs.kind === 'local'
         ? (await this.d.uploads.parts(upload.id)).map((p) => ({ partNumber: p.part_number, size: Number(p.size_bytes), etag: p.etag }))
-        : clientParts.filter((p) => Number.isInteger(p.partNumber) && p.partNumber >= 1 && p.partNumber <= upload.parts).map((p) => ({ partNumber: p.partNumber, size: null, etag: p.etag }));
+        : clientParts
+            .filter((p) => Number.isInteger(p.partNumber) && p.partNumber >= 1 && p.partNumber <= upload.parts)
+            .map((p) => ({ partNumber: p.partNumber, size: null, etag: p.etag }));
     const parts = await this.d.blobs.listParts(ref, recorded);
     const byNumber = new Map(parts.map((p) => [p.partNumber, p]));
     const missing: number[] = [];
@@ -168,7 +191,8 @@ export class UploadService {
     for (let n = 1; n <= upload.parts; n++) {
       const p = byNumber.get(n);
       if (!p) missing.push(n);
-      else if (p.size !== null && p.size !== partSize(size, n, upload.parts)) wrong.push(`part ${n} has ${p.size} bytes, expected ${partSize(size, n, upload.parts)}`);
+      else if (p.size !== null && p.size !== partSize(size, n, upload.parts))
+        wrong.push(`part ${n} has ${p.size} bytes, expected ${partSize(size, n, upload.parts)}`);
     }
     // Incomplete: the upload stays open, so the client can send the missing parts and finish again.
     if (missing.length) throw badRequest(`The upload is missing part${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
@@ -182,14 +206,18 @@ export class UploadService {
       return new AppError(code, message);
     };
     try {
-      await this.d.blobs.completeMultipart(ref, parts.sort((a, b) => a.partNumber - b.partNumber));
+      await this.d.blobs.completeMultipart(
+        ref,
+        parts.sort((a, b) => a.partNumber - b.partNumber),
+      );
     } catch (err) {
       await this.d.blobs.abortMultipart(ref).catch(() => undefined);
       throw await fail(`The upload could not be assembled: ${(err as Error).message}`);
     }
     const stored = await this.d.blobs.size(upload.blob_key).catch(() => -1);
     if (stored !== size) throw await fail(`The assembled file has ${stored} bytes, expected ${size}. Upload the file again.`);
-    if ((await this.fingerprintOf(upload.blob_key, size)) !== media.unique_id) throw await fail("The uploaded bytes don't match the file's fingerprint. Upload the file again.");
+    if ((await this.fingerprintOf(upload.blob_key, size)) !== media.unique_id)
+      throw await fail("The uploaded bytes don't match the file's fingerprint. Upload the file again.");
 
     const duration = await this.d.quickDuration(await this.d.blobs.toolInput(upload.blob_key));
     if (duration !== null) {
@@ -206,7 +234,8 @@ export class UploadService {
   private async fingerprintOf(key: string, size: number) {
     const { head, tail } = fingerprintRanges(size);
     const h = createHash('sha256');
-    for (const [start, end] of [head, tail]) for await (const chunk of await this.d.blobs.read(key, { start, end })) h.update(chunk as Buffer);
+    for (const [start, end] of [head, tail])
+      for await (const chunk of await this.d.blobs.read(key, { start, end })) h.update(chunk as Buffer);
     return fingerprintId(size, h.digest('hex'));
   }
 

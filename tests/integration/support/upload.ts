@@ -21,7 +21,13 @@ type T = Awaited<ReturnType<typeof startTestServer>>;
 
 export const fingerprintOf = (bytes: Buffer) => {
   const { head, tail } = fingerprintRanges(bytes.length);
-  return fingerprintId(bytes.length, createHash('sha256').update(bytes.subarray(...head)).update(bytes.subarray(...tail)).digest('hex'));
+  return fingerprintId(
+    bytes.length,
+    createHash('sha256')
+      .update(bytes.subarray(...head))
+      .update(bytes.subarray(...tail))
+      .digest('hex'),
+  );
 };
 
 /** Registers and verifies a user through the real mail link; returns the token. */
@@ -35,11 +41,21 @@ export async function verifiedUser(t: T, tag = 'u') {
 }
 
 export async function defaultLibrary(t: T, token: string) {
-  const libs = await t.api<Array<{ _id: string; rootFolderId: string; isDefault: boolean; isDemo: boolean }>>('GET', API.libraries, { token });
+  const libs = await t.api<Array<{ _id: string; rootFolderId: string; isDefault: boolean; isDemo: boolean }>>('GET', API.libraries, {
+    token,
+  });
   return libs.body.data!.find((l) => l.isDefault)!;
 }
 
-export async function startUpload(t: T, token: string, libraryId: string, folderId: string, filename: string, bytes: Buffer, uniqueId = fingerprintOf(bytes)) {
+export async function startUpload(
+  t: T,
+  token: string,
+  libraryId: string,
+  folderId: string,
+  filename: string,
+  bytes: Buffer,
+  uniqueId = fingerprintOf(bytes),
+) {
   return t.api<UploadStartAnswer>('POST', API.uploadStart(libraryId, folderId), {
     token,
     body: { filename, size: bytes.length, parts: partCount(bytes.length), uniqueId, deduplicationPolicy: { onConflict: 'error' } },
@@ -54,7 +70,7 @@ export async function putParts(partUrls: string[], bytes: Buffer, only?: number[
     Array.from({ length: UPLOAD_PART_CONCURRENCY }, async () => {
       for (let p = queue.shift(); p; p = queue.shift()) {
         const body = bytes.subarray((p.n - 1) * UPLOAD_CHUNK_SIZE, Math.min(bytes.length, p.n * UPLOAD_CHUNK_SIZE));
-        const r = await fetch(p.url, { method: 'PUT', body });
+        const r = await fetch(p.url, { method: 'PUT', body: body as unknown as BodyInit });
         if (!r.ok) throw new Error(`part ${p.n}: ${r.status} ${await r.text()}`);
         await r.arrayBuffer();
         etags.push({ partNumber: p.n, etag: r.headers.get('etag') ?? '' });
@@ -73,7 +89,14 @@ export async function uploadFile(t: T, token: string, libraryId: string, folderI
   return fin;
 }
 
-export async function waitForStatus(t: T, token: string, libraryId: string, mediaId: string, statuses: string[], timeoutMs = 60_000): Promise<Media> {
+export async function waitForStatus(
+  t: T,
+  token: string,
+  libraryId: string,
+  mediaId: string,
+  statuses: string[],
+  timeoutMs = 60_000,
+): Promise<Media> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const r = await t.api<Media>('GET', API.media(libraryId, mediaId), { token });
@@ -86,7 +109,22 @@ export async function waitForStatus(t: T, token: string, libraryId: string, medi
 /** A small real video made by ffmpeg (testsrc with a frame counter). */
 export function makeVideo(seconds = 2, size = '320x180', extra: string[] = []): Buffer {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vid-')), 'v.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${size}:rate=25`, ...extra, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', file]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=duration=${seconds}:size=${size}:rate=25`,
+    ...extra,
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    file,
+  ]);
   const b = fs.readFileSync(file);
   fs.rmSync(path.dirname(file), { recursive: true, force: true });
   return b;

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { BlobStore, MultipartRef, StoredPart } from './blobStore';
 
 export class PartTooLargeError extends Error {}
@@ -52,15 +52,30 @@ export class LocalBlobStore implements BlobStore {
    * rejects (without keeping anything) as soon as the body exceeds `expected` bytes.
    */
   async writePart(uploadId: string, offset: number, expected: number, body: Readable): Promise<number> {
+    // Chunks are gathered into ~1 MiB batches and written with one writev each: far fewer syscalls
+    // than a write per 64 KiB socket chunk.
+    const fh = await fs.promises.open(this.incomingPath(uploadId), 'r+');
     let written = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    const flush = async () => {
+      if (!batchBytes) return;
+      await fh.writev(batch, offset + written - batchBytes);
+      batch = [];
+      batchBytes = 0;
+    };
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
         written += chunk.length;
-        if (written > expected) cb(new PartTooLargeError());
-        else cb(null, chunk);
-      },
-    });
-    await pipeline(body, counter, fs.createWriteStream(this.incomingPath(uploadId), { flags: 'r+', start: offset, highWaterMark: 1 << 20 }));
+        if (written > expected) throw new PartTooLargeError();
+        batch.push(chunk);
+        batchBytes += chunk.length;
+        if (batchBytes >= 1 << 20) await flush();
+      }
+      await flush();
+    } finally {
+      await fh.close();
+    }
     return written;
   }
 

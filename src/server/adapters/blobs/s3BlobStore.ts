@@ -45,9 +45,13 @@ export class S3BlobStore implements BlobStore {
 
   partUrl(ref: MultipartRef, partNumber: number, expiresAt: Date) {
     const expiresIn = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
-    return getSignedUrl(this.s3, new UploadPartCommand({ Bucket: this.o.bucket, Key: ref.key, UploadId: ref.storeUploadId!, PartNumber: partNumber }), {
-      expiresIn,
-    });
+    return getSignedUrl(
+      this.s3,
+      new UploadPartCommand({ Bucket: this.o.bucket, Key: ref.key, UploadId: ref.storeUploadId!, PartNumber: partNumber }),
+      {
+        expiresIn,
+      },
+    );
   }
 
   async listParts(ref: MultipartRef, reported: StoredPart[]): Promise<StoredPart[]> {
@@ -55,7 +59,9 @@ export class S3BlobStore implements BlobStore {
     let marker: string | undefined;
     try {
       for (;;) {
-        const r = await this.s3.send(new ListPartsCommand({ Bucket: this.o.bucket, Key: ref.key, UploadId: ref.storeUploadId!, PartNumberMarker: marker }));
+        const r = await this.s3.send(
+          new ListPartsCommand({ Bucket: this.o.bucket, Key: ref.key, UploadId: ref.storeUploadId!, PartNumberMarker: marker }),
+        );
         for (const p of r.Parts ?? []) out.push({ partNumber: p.PartNumber!, size: p.Size ?? null, etag: p.ETag ?? null });
         if (!r.IsTruncated) break;
         marker = r.NextPartNumberMarker;
@@ -65,7 +71,8 @@ export class S3BlobStore implements BlobStore {
       // Some S3-compatible servers (s3rver among them) have no ListParts: trust the client's ETags,
       // and the assembled object's size and fingerprint are checked afterwards.
       const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (status === 405 || status === 501 || (err as Error).name === 'NotImplemented' || (err as Error).name === 'MethodNotAllowed') return reported;
+      if (status === 405 || status === 501 || (err as Error).name === 'NotImplemented' || (err as Error).name === 'MethodNotAllowed')
+        return reported;
       throw err;
     }
   }
@@ -83,18 +90,24 @@ export class S3BlobStore implements BlobStore {
 
   async abortMultipart(ref: MultipartRef) {
     if (!ref.storeUploadId) return;
-    await this.s3.send(new AbortMultipartUploadCommand({ Bucket: this.o.bucket, Key: ref.key, UploadId: ref.storeUploadId })).catch(() => undefined);
+    await this.s3
+      .send(new AbortMultipartUploadCommand({ Bucket: this.o.bucket, Key: ref.key, UploadId: ref.storeUploadId }))
+      .catch(() => undefined);
   }
 
   downloadUrl(key: string, opts: { filename?: string; expiresInSeconds: number; inline?: boolean }) {
-    const disposition = opts.filename ? `${opts.inline ? 'inline' : 'attachment'}; filename="${opts.filename.replace(/["\\\r\n]/g, '_')}"` : undefined;
+    const disposition = opts.filename
+      ? `${opts.inline ? 'inline' : 'attachment'}; filename="${opts.filename.replace(/["\\\r\n]/g, '_')}"`
+      : undefined;
     return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.o.bucket, Key: key, ResponseContentDisposition: disposition }), {
       expiresIn: opts.expiresInSeconds,
     });
   }
 
   async read(key: string, range?: { start: number; end: number }) {
-    const r = await this.s3.send(new GetObjectCommand({ Bucket: this.o.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end - 1}` : undefined }));
+    const r = await this.s3.send(
+      new GetObjectCommand({ Bucket: this.o.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end - 1}` : undefined }),
+    );
     return r.Body as Readable;
   }
 

@@ -27,5 +27,5 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  parentPort!.postMessage({ type: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) });
+  parentPort!.postMessage({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
 });

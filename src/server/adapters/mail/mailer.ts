@@ -36,7 +36,9 @@ export function outboxMailer(dataDir: string, from: string, log: FastifyBaseLogg
       await fs.promises.mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(dir, `${stamp}-${m.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`);
-      const eml = [`From: ${from}`, `To: ${m.to}`, `Subject: ${m.subject}`, 'Content-Type: text/plain; charset=utf-8', '', m.text].join('\r\n');
+      const eml = [`From: ${from}`, `To: ${m.to}`, `Subject: ${m.subject}`, 'Content-Type: text/plain; charset=utf-8', '', m.text].join(
+        '\r\n',
+      );
       await fs.promises.writeFile(file, eml);
       log.info({ to: m.to, subject: m.subject, file }, `mail to ${m.to}: ${m.subject}${m.link ? ` -> ${m.link}` : ''}`);
     },

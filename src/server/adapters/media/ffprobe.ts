@@ -17,7 +17,20 @@ export interface ProbeResult {
 
 export class NotMediaError extends Error {}
 
-const IMAGE_CODECS = new Set(['png', 'mjpeg', 'jpegls', 'webp', 'gif', 'bmp', 'tiff', 'svg', 'heif', 'hevc_image', 'av1_image', 'jpeg2000']);
+const IMAGE_CODECS = new Set([
+  'png',
+  'mjpeg',
+  'jpegls',
+  'webp',
+  'gif',
+  'bmp',
+  'tiff',
+  'svg',
+  'heif',
+  'hevc_image',
+  'av1_image',
+  'jpeg2000',
+]);
 
 const rate = (r: string | undefined) => {
   if (!r) return null;
@@ -37,7 +50,16 @@ export async function probe(input: string): Promise<ProbeResult> {
   try {
     ({ stdout: out } = await run(
       tools.ffprobe,
-      ['-v', 'error', '-count_packets', '-show_entries', 'format=duration,format_name:stream=codec_type,codec_name,width,height,nb_read_packets,nb_frames,avg_frame_rate,r_frame_rate,duration', '-of', 'json', input],
+      [
+        '-v',
+        'error',
+        '-count_packets',
+        '-show_entries',
+        'format=duration,format_name:stream=codec_type,codec_name,width,height,nb_read_packets,nb_frames,avg_frame_rate,r_frame_rate,duration',
+        '-of',
+        'json',
+        input,
+      ],
       { maxBuffer: 8 * 1024 * 1024, timeout: 120_000 },
     ));
   } catch (err) {
@@ -75,7 +97,9 @@ export async function probe(input: string): Promise<ProbeResult> {
 export async function probeQuick(input: string): Promise<{ duration: number }> {
   let out: string;
   try {
-    ({ stdout: out } = await run(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', input], { timeout: 60_000 }));
+    ({ stdout: out } = await run(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', input], {
+      timeout: 60_000,
+    }));
   } catch {
     throw new NotMediaError('This file is not a video or image we can read.');
   }
@@ -87,7 +111,25 @@ export async function probeQuick(input: string): Promise<{ duration: number }> {
 export async function stillWebp(input: string, seconds: number, maxWidth: number, quality = 40): Promise<Buffer> {
   const { stdout } = await run(
     tools.ffmpeg,
-    ['-v', 'error', '-ss', String(Math.max(0, seconds)), '-i', input, '-frames:v', '1', '-vf', `scale='min(${maxWidth},iw)':-2`, '-c:v', 'libwebp', '-quality', String(quality), '-f', 'webp', 'pipe:1'],
+    [
+      '-v',
+      'error',
+      '-ss',
+      String(Math.max(0, seconds)),
+      '-i',
+      input,
+      '-frames:v',
+      '1',
+      '-vf',
+      `scale='min(${maxWidth},iw)':-2`,
+      '-c:v',
+      'libwebp',
+      '-quality',
+      String(quality),
+      '-f',
+      'webp',
+      'pipe:1',
+    ],
     { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024, timeout: 60_000 },
   );
   return stdout;

@@ -57,7 +57,8 @@ export class TokenSigner {
   async verifyPreview(token: string): Promise<{ userId: string; libraryId: string }> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (payload.typ !== 'preview' || typeof payload.lib !== 'string' || typeof payload.sub !== 'string') throw new Error('not a preview token');
+      if (payload.typ !== 'preview' || typeof payload.lib !== 'string' || typeof payload.sub !== 'string')
+        throw new Error('not a preview token');
       return { userId: payload.sub, libraryId: payload.lib };
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new AppError('token_expired', 'The preview link has expired.');
