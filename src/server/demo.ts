@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fingerprintId, fingerprintRanges } from '../contract';
 import type { BlobStore } from './adapters/blobs/blobStore';
+import { fingerprintOfBytes } from './fingerprint';
 import type { DemoItem } from './services/library.service';
 
 /** The sample media every demo library holds: shipped in assets/demo, copied once into the blob store. */
@@ -15,14 +15,9 @@ export async function loadDemoItems(blobs: BlobStore, dir = path.resolve(import.
     .sort()) {
     const file = path.join(dir, filename);
     const bytes = fs.readFileSync(file);
-    const { head, tail } = fingerprintRanges(bytes.length);
-    const digest = createHash('sha256')
-      .update(bytes.subarray(...head))
-      .update(bytes.subarray(...tail))
-      .digest('hex');
     const key = `demo/${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}/${filename}`;
     if (!(await blobs.exists(key))) await blobs.put(key, bytes, 'video/mp4');
-    items.push({ key, filename, size: bytes.length, uniqueId: fingerprintId(bytes.length, digest) });
+    items.push({ key, filename, size: bytes.length, uniqueId: fingerprintOfBytes(bytes) });
   }
   return items;
 }

@@ -1,23 +1,15 @@
 // Uploads 1 GiB through the real HTTP path (start -> 8 parallel 20 MiB part PUTs -> finish) on the
 // local blob store and compares its throughput with a raw loopback copy of the same bytes (a TCP
 // socket on 127.0.0.1 into a file on the same disk).
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
-import {
-  API,
-  fingerprintId,
-  fingerprintRanges,
-  partCount,
-  UPLOAD_CHUNK_SIZE,
-  UPLOAD_PART_CONCURRENCY,
-  type Media,
-  type UploadStartAnswer,
-} from '../../src/contract';
+import { API, partCount, UPLOAD_CHUNK_SIZE, UPLOAD_PART_CONCURRENCY, type Media, type UploadStartAnswer } from '../../src/contract';
+import { fingerprintOfBytes } from '../../src/server/fingerprint';
 import { startServer } from '../../src/server/main';
 import { client } from '../integration/support/harness';
 
@@ -81,14 +73,7 @@ async function viaApi(): Promise<{ mbps: number; finishMs: number }> {
     const token = reg.body.token!;
     const libs = await api<Array<{ _id: string; rootFolderId: string; isDefault: boolean }>>('GET', API.libraries, { token });
     const lib = libs.body.data!.find((l) => l.isDefault)!;
-    const { head, tail } = fingerprintRanges(SIZE);
-    const uniqueId = fingerprintId(
-      SIZE,
-      createHash('sha256')
-        .update(bytes.subarray(...head))
-        .update(bytes.subarray(...tail))
-        .digest('hex'),
-    );
+    const uniqueId = fingerprintOfBytes(bytes);
     const t0 = performance.now();
     const start = await api<UploadStartAnswer>('POST', API.uploadStart(lib._id, lib.rootFolderId), {
       token,

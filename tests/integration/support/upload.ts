@@ -1,12 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { fingerprintOfBytes } from '../../../src/server/fingerprint';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
   API,
-  fingerprintId,
-  fingerprintRanges,
   partCount,
   UPLOAD_CHUNK_SIZE,
   UPLOAD_PART_CONCURRENCY,
@@ -19,16 +18,8 @@ import { codeFrom, uniqueEmail } from './harness';
 
 type T = Awaited<ReturnType<typeof startTestServer>>;
 
-export const fingerprintOf = (bytes: Buffer) => {
-  const { head, tail } = fingerprintRanges(bytes.length);
-  return fingerprintId(
-    bytes.length,
-    createHash('sha256')
-      .update(bytes.subarray(...head))
-      .update(bytes.subarray(...tail))
-      .digest('hex'),
-  );
-};
+/** The fingerprint the browser computes, for test uploads. */
+export const fingerprintOf = (bytes: Buffer) => fingerprintOfBytes(bytes);
 
 /** Registers and verifies a user through the real mail link; returns the token. */
 export async function verifiedUser(t: T, tag = 'u') {
