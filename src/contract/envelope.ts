@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   token_invalid: 401,
   token_expired: 401,
+  payment_required: 402,
   forbidden: 403,
   email_not_verified: 403,
   impersonation_refresh_forbidden: 403,

@@ -6,3 +6,4 @@ export * from './routes';
 export * from './validation';
 export * from './api';
 export * from './library';
+export * from './credits';

@@ -62,6 +62,9 @@ export interface DB {
   media: MediaTable;
   uploads: UploadsTable;
   upload_parts: UploadPartsTable;
+  credit_accounts: CreditAccountsTable;
+  credit_notes: CreditNotesTable;
+  credit_entries: CreditEntriesTable;
 }
 
 export interface LibrariesTable {
@@ -131,4 +134,32 @@ export interface UploadPartsTable {
   part_number: number;
   size_bytes: number;
   etag: string | null;
+}
+
+export interface CreditAccountsTable {
+  user_id: string;
+  debt: Generated<number>;
+}
+
+export interface CreditNotesTable {
+  id: Generated<string>;
+  user_id: string;
+  origin: string;
+  original_amount: number;
+  current_amount: number;
+  expires_at: Date | string | null;
+  invoice_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface CreditEntriesTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: 'grant' | 'charge';
+  amount: number;
+  idempotency_key: string;
+  reason: string;
+  allocations: Json<Array<{ noteId: string; amount: number }>>;
+  note_id: string | null;
+  created_at: Timestamp;
 }
