@@ -337,3 +337,4 @@ export const MSG_MEDIA = {
   allDroppedRejected: 'All files you dragged were rejected. Check the failed videos status to view the rejected files.',
   unexpectedStatus: 'An unexpected error occurred. Please contact support.',
 } as const;
+export const isMediaSortValue = (value: unknown): value is MediaSortValue => MEDIA_SORT_VALUES.includes(value as MediaSortValue);

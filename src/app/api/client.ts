@@ -26,6 +26,8 @@ export interface RequestOptions {
   auth?: AuthMode;
   query?: Record<string, string | number | boolean | undefined>;
   signal?: AbortSignal;
+  /** Lets the request outlive the page (a last save on pagehide); small bodies only. */
+  keepalive?: boolean;
 }
 
 export interface ApiClientOptions {
@@ -73,7 +75,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-    const { method = opts.body === undefined ? 'GET' : 'POST', body, auth = 'optional', query, signal } = opts;
+    const { method = opts.body === undefined ? 'GET' : 'POST', body, auth = 'optional', query, signal, keepalive } = opts;
     const token = auth === 'none' ? null : tokens.get();
     if (auth === 'required' && !token) throw new ApiError('unauthorized', MSG.unauthorized, 401);
 
@@ -95,6 +97,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       body: payload,
       credentials: 'include',
       signal,
+      ...(keepalive ? { keepalive } : {}),
     });
     const envelope = await readEnvelope(res);
     if (typeof envelope.token === 'string' && envelope.token) tokens.set(envelope.token);

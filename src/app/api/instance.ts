@@ -2,6 +2,7 @@ import { API_BASE, API_FORMAT } from '../config';
 import { clearSession, sessionTokenStore } from '../state/session';
 import { createAccountApi } from './account';
 import { createApiClient } from './client';
+import { createLibraryApi } from './library';
 
 /** The app's one API client: the session store holds its token, and a refused token ends the session. */
 export const apiClient = createApiClient({
@@ -12,3 +13,5 @@ export const apiClient = createApiClient({
 });
 
 export const api = createAccountApi(apiClient);
+
+export const libraryApi = createLibraryApi(apiClient);

@@ -8,8 +8,10 @@ import RegisterScreen from '../screens/auth/RegisterScreen';
 import ResetPasswordScreen from '../screens/auth/ResetPasswordScreen';
 import VerifyEmailScreen from '../screens/auth/VerifyEmailScreen';
 import ImpersonateScreen from '../screens/ImpersonateScreen';
-import { LibrariesScreen, LibraryScreen, NotFoundScreen, SearchScreen } from '../screens/placeholders/sections';
-import WorkspaceScreen from '../screens/placeholders/WorkspaceScreen';
+import LibrariesScreen from '../screens/libraries/LibrariesScreen';
+import LibraryScreen from '../screens/library/LibraryScreen';
+import { NotFoundScreen, SearchScreen } from '../screens/placeholders/sections';
+import WorkspaceScreen from '../screens/workspace/WorkspaceScreen';
 import SettingsScreen from '../screens/settings/SettingsScreen';
 import { AppShell } from '../shell/AppShell';
 import { RouteError } from '../shell/ErrorBoundary';
@@ -51,17 +53,17 @@ export const router = createBrowserRouter([
           {
             element: <AppShell />,
             children: [
-              // Settings stays open to unverified accounts (e.g. to change a password); the rest needs a verified email.
+              // Settings stays open to unverified accounts (e.g. to change a password). So do the workspace and
+              // the libraries: there they see the verification notice, and adding or creating is disabled with
+              // the reason (libraries spec sections 2, 5 and 6). The rest needs a verified email.
               { path: `${ROUTES.settings}/:tab?`, element: <SettingsScreen /> },
+              { path: ROUTES.workspace, element: <WorkspaceScreen /> },
+              { path: ROUTES.libraries, element: <LibrariesScreen /> },
+              { path: '/library/:id', element: <LibraryScreen /> },
+              { path: '/library/:id/media/:mediaId', element: <LibraryScreen /> },
               {
                 element: <RequireSession verified />,
-                children: [
-                  { path: ROUTES.workspace, element: <WorkspaceScreen /> },
-                  { path: ROUTES.libraries, element: <LibrariesScreen /> },
-                  { path: '/library/:id', element: <LibraryScreen /> },
-                  { path: '/library/:id/media/:mediaId', element: <LibraryScreen /> },
-                  { path: ROUTES.search, element: <SearchScreen /> },
-                ],
+                children: [{ path: ROUTES.search, element: <SearchScreen /> }],
               },
             ],
           },

@@ -4,6 +4,8 @@ export type ToastTone = 'info' | 'success' | 'error';
 export interface ToastItem {
   id: number;
   message: string;
+  /** A bold first line (the spec's toast header), above the message. */
+  title?: string;
   tone: ToastTone;
   /** Milliseconds on screen; null keeps it until dismissed (progress toasts). */
   durationMs: number | null;

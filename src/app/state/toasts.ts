@@ -6,9 +6,10 @@ export const toasts = proxy<{ items: ToastItem[] }>({ items: [] });
 
 let nextId = 1;
 
-export function showToast(message: string, options: { tone?: ToastTone; durationMs?: number } = {}): number {
+export function showToast(message: string, options: { tone?: ToastTone; durationMs?: number; title?: string } = {}): number {
   const id = nextId++;
   const item: ToastItem = { id, message, tone: options.tone ?? 'info', durationMs: options.durationMs ?? TOAST_DEFAULT_MS };
+  if (options.title) item.title = options.title;
   toasts.items = pushToast(toasts.items, item, TOAST_MAX_STACK);
   return id;
 }

@@ -33,3 +33,30 @@ export function Checkbox({ checked, onCheckedChange, label, invalid, name }: Che
     </div>
   );
 }
+
+/** A checkbox without a visible label (selecting a card or a row); `label` names it for assistive tech. */
+export function CheckboxControl({
+  checked,
+  onCheckedChange,
+  label,
+  className,
+}: {
+  checked: boolean | 'indeterminate';
+  onCheckedChange: (checked: boolean) => void;
+  label: string;
+  className?: string;
+}) {
+  return (
+    <RadixCheckbox.Root
+      className={['checkbox__box', className].filter(Boolean).join(' ')}
+      checked={checked}
+      aria-label={label}
+      onCheckedChange={(value) => onCheckedChange(value === true)}
+      onClick={(e) => e.stopPropagation()}
+    >
+      <RadixCheckbox.Indicator className="checkbox__indicator">
+        {checked === 'indeterminate' ? <span className="checkbox__dash" /> : <IconCheck size={14} strokeWidth={3} />}
+      </RadixCheckbox.Indicator>
+    </RadixCheckbox.Root>
+  );
+}

@@ -1,6 +1,8 @@
 import { DropdownMenu } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { IconCheck } from './icons';
+import { Tooltip } from './Tooltip';
 
 /** A dropdown menu opened by `trigger` (which must be a focusable element, e.g. a button). */
 export function Menu({
@@ -39,17 +41,56 @@ export function MenuItem({
   children,
   onSelect,
   tone,
+  disabled,
+  hint,
 }: {
   icon?: ReactNode;
   children: ReactNode;
   onSelect: () => void;
   tone?: 'danger';
+  disabled?: boolean;
+  /** Why the item is disabled; shown as its tooltip. */
+  hint?: string;
 }) {
-  return (
-    <DropdownMenu.Item className={`menu__item${tone ? ` menu__item--${tone}` : ''}`} onSelect={onSelect}>
+  const item = (
+    <DropdownMenu.Item className={`menu__item${tone ? ` menu__item--${tone}` : ''}`} onSelect={onSelect} disabled={disabled}>
       {icon && <span className="menu__icon">{icon}</span>}
       {children}
     </DropdownMenu.Item>
+  );
+  return hint ? (
+    <Tooltip content={hint} side="left">
+      {item}
+    </Tooltip>
+  ) : (
+    item
+  );
+}
+
+/** A menu entry that toggles (e.g. a table column); the menu stays open so several can be changed. */
+export function MenuCheckboxItem({
+  checked,
+  onCheckedChange,
+  children,
+}: {
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <DropdownMenu.CheckboxItem
+      className="menu__item menu__item--check"
+      checked={checked}
+      onCheckedChange={onCheckedChange}
+      onSelect={(e) => e.preventDefault()}
+    >
+      <span className="menu__check">
+        <DropdownMenu.ItemIndicator>
+          <IconCheck size={14} strokeWidth={3} />
+        </DropdownMenu.ItemIndicator>
+      </span>
+      {children}
+    </DropdownMenu.CheckboxItem>
   );
 }
 

@@ -23,7 +23,10 @@ export function Toaster() {
             }}
           >
             <Icon size={18} className="toast__icon" />
-            <Toast.Description className="toast__message">{t.message}</Toast.Description>
+            <div className="toast__body">
+              {t.title && <Toast.Title className="toast__title">{t.title}</Toast.Title>}
+              <Toast.Description className="toast__message">{t.message}</Toast.Description>
+            </div>
             {t.durationMs !== null && (
               <Toast.Close className="icon-btn toast__close" aria-label="Dismiss">
                 <IconClose size={16} />

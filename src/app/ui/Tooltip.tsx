@@ -27,3 +27,26 @@ export function Tooltip({
     </RadixTooltip.Root>
   );
 }
+
+/**
+ * Explains why a control is disabled: with a `reason`, the (disabled) child is wrapped in a
+ * focusable span that carries the tooltip, since disabled buttons receive no pointer events.
+ */
+export function ReasonTooltip({
+  reason,
+  children,
+  side = 'bottom',
+}: {
+  reason: string | null | undefined;
+  children: ReactNode;
+  side?: 'top' | 'right' | 'bottom' | 'left';
+}) {
+  if (!reason) return <>{children}</>;
+  return (
+    <Tooltip content={reason} side={side}>
+      <span className="reason-tooltip" tabIndex={0} aria-label={reason}>
+        {children}
+      </span>
+    </Tooltip>
+  );
+}

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import './placeholders.css';
 
 /** Seam for a section another issue builds: a titled page that says plainly it has nothing yet. */
 export function SectionPlaceholder({

@@ -3,22 +3,10 @@ import { useSnapshot } from 'valtio';
 import { ROUTES } from '../../../contract';
 import { session } from '../../state/session';
 import { Button } from '../../ui/Button';
-import { IconLibrary, IconSearch, IconTag } from '../../ui/icons';
+import { IconSearch, IconTag } from '../../ui/icons';
 import { SectionPlaceholder } from './SectionPlaceholder';
 
-// Seams for the libraries, search and billing issues: reachable routes with honest content.
-
-export function LibrariesScreen() {
-  return (
-    <SectionPlaceholder title="Libraries" icon={<IconLibrary size={26} />} text="Libraries are not part of this version of Clipseek yet." />
-  );
-}
-
-export function LibraryScreen() {
-  return (
-    <SectionPlaceholder title="Library" icon={<IconLibrary size={26} />} text="Libraries are not part of this version of Clipseek yet." />
-  );
-}
+// Seams for the search and billing issues: reachable routes with honest content.
 
 export function SearchScreen() {
   return <SectionPlaceholder title="Search" icon={<IconSearch size={26} />} text="Search is not part of this version of Clipseek yet." />;

@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { MSG, type Library } from '../../../contract';
+import { libraries, loadLibraries } from '../../state/libraries';
+import { session } from '../../state/session';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { IconPlus } from '../../ui/icons';
+import { PageSpinner } from '../../ui/Spinner';
+import { ReasonTooltip } from '../../ui/Tooltip';
+import { LibraryCard } from './LibraryCard';
+import { CreateLibraryDialog, DeleteLibraryDialog, RenameLibraryDialog } from './LibraryDialogs';
+import './libraries.css';
+
+/** /libraries: every library as a card, with create, rename and delete where the rules allow. */
+export default function LibrariesScreen() {
+  const { items, status, error } = useSnapshot(libraries);
+  const { user } = useSnapshot(session);
+  const [creating, setCreating] = useState(false);
+  const [renaming, setRenaming] = useState<Library | null>(null);
+  const [deleting, setDeleting] = useState<Library | null>(null);
+  const createBlocked = user?.isVerified === false ? MSG.verifyToAdd : null;
+
+  useEffect(() => {
+    void loadLibraries();
+  }, []);
+
+  // Own libraries first (default first), then the demo library.
+  const sorted = [...((items ?? []) as Library[])].sort(
+    (a, b) => Number(a.isDemo) - Number(b.isDemo) || Number(b.isDefault) - Number(a.isDefault) || a.createdAt.localeCompare(b.createdAt),
+  );
+
+  return (
+    <div className="page page--wide">
+      <div className="page__header">
+        <div>
+          <h1 className="page__title">Libraries</h1>
+          <p className="page__subtitle">Collections of your videos, indexed for search.</p>
+        </div>
+        <ReasonTooltip reason={createBlocked}>
+          <Button onClick={() => setCreating(true)} disabled={Boolean(createBlocked)}>
+            <IconPlus size={18} /> Create library
+          </Button>
+        </ReasonTooltip>
+      </div>
+      {createBlocked && (
+        <div className="libraries__notice">
+          <Alert tone="warning">{MSG.verifyToAdd}</Alert>
+        </div>
+      )}
+      {!items ? (
+        status === 'error' ? (
+          <div className="stack">
+            <Alert tone="error" title="We couldn't load your libraries">
+              {error}
+            </Alert>
+            <div>
+              <Button variant="secondary" onClick={() => void loadLibraries()}>
+                Try again
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <PageSpinner label="Loading libraries" />
+        )
+      ) : (
+        <ul className="library-grid" aria-label="Libraries">
+          {sorted.map((l) => (
+            <LibraryCard key={l._id} library={l} onRename={() => setRenaming(l)} onDelete={() => setDeleting(l)} />
+          ))}
+        </ul>
+      )}
+      {creating && <CreateLibraryDialog onClose={() => setCreating(false)} />}
+      {renaming && <RenameLibraryDialog library={renaming} onClose={() => setRenaming(null)} />}
+      {deleting && <DeleteLibraryDialog library={deleting} onClose={() => setDeleting(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,500 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useSnapshot } from 'valtio';
+import {
+  DEFAULT_LIBRARY_TAB,
+  LIBRARY_TABS,
+  MEDIA_TABLE_COLUMNS,
+  MSG,
+  MSG_LIB,
+  MSG_MEDIA,
+  RETRY_ALL_LOCK_MS,
+  RETRY_ALL_PER_SECOND,
+  ROUTES,
+  TABLE_STATUS_FILTER,
+  TOAST_MS,
+  libraryPath,
+  mediaPath,
+  statusCounts,
+  type Library,
+  type LibraryTab,
+  type Media,
+  type MediaSortValue,
+  type MediaStatus,
+} from '../../../contract';
+import { isApiError } from '../../api/ApiError';
+import { errorMessage } from '../../api/errorMessage';
+import { libraryApi } from '../../api/instance';
+import { upsertLibrary } from '../../state/libraries';
+import { libraryView } from '../../state/libraryView';
+import { preferences, setPreference } from '../../state/preferences';
+import { ensurePreviewToken } from '../../state/previewTokens';
+import { createRateLimiter } from '../../state/rateLimiter';
+import { session } from '../../state/session';
+import { showToast } from '../../state/toasts';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { IconChevronLeft, IconColumns, IconGrid, IconList, IconLock, IconPlus, IconSearch, IconUpload } from '../../ui/icons';
+import { Menu, MenuCheckboxItem } from '../../ui/Menu';
+import { SegmentedControl } from '../../ui/SegmentedControl';
+import { Select } from '../../ui/Select';
+import { PageSpinner } from '../../ui/Spinner';
+import { Switch } from '../../ui/Switch';
+import { ReasonTooltip, Tooltip } from '../../ui/Tooltip';
+import { enqueueFiles } from '../upload/enqueueFiles';
+import { FileInput } from '../upload/UploadBox';
+import { useFileDrop } from '../upload/useFileDrop';
+import { LibraryContext, type LibraryActions } from './LibraryContext';
+import { BulkDeleteDialog, DeleteMediaDialog, RenameMediaDialog } from './MediaDialogs';
+import { MediaGrid } from './MediaGrid';
+import { downloadOriginal, MediaModal } from './MediaModal';
+import { filterMedia, formatDuration, formatTotalSize, isFilterActive, totals } from './mediaListing';
+import { statusLabel } from './MediaStatus';
+import { COLUMN_LABEL, MediaTable } from './MediaTable';
+import { SelectionBar } from './SelectionBar';
+import { FailedModal, ProcessingModal, statusCounters, useStatusGroups } from './StatusModals';
+import { useLibraryMedia, useVisibilityObserver } from './useLibraryMedia';
+import './library.css';
+
+/** Retries (one, or all failed) start at most 2 a second (section 8). */
+const scheduleRetry = createRateLimiter(RETRY_ALL_PER_SECOND);
+
+export const SORT_LABELS: Record<MediaSortValue, string> = {
+  'title#1': 'Title A-Z',
+  'title#-1': 'Title Z-A',
+  'modified#1': 'Modified first',
+  'modified#-1': 'Modified last',
+  'added#1': 'Added first',
+  'added#-1': 'Added last',
+  'duration#1': 'Duration: shortest',
+  'duration#-1': 'Duration: longest',
+};
+
+const isTab = (v: string | null): v is LibraryTab => LIBRARY_TABS.includes(v as LibraryTab);
+
+/** /library/{id} and /library/{id}/media/{mediaId}: loads the library; a missing one goes to /libraries. */
+export default function LibraryScreen() {
+  const { id = '', mediaId } = useParams();
+  const [library, setLibrary] = useState<Library | null>(null);
+  const [state, setState] = useState<'loading' | 'ready' | 'missing' | 'error'>('loading');
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setState('loading');
+    void ensurePreviewToken(id);
+    libraryApi.get(id).then(
+      (lib) => {
+        if (!live) return;
+        setLibrary(lib);
+        upsertLibrary(lib);
+        setState('ready');
+      },
+      (e: unknown) => {
+        if (!live) return;
+        if (isApiError(e) && (e.code === 'not_found' || e.status === 400)) {
+          showToast(MSG_LIB.libraryNotFound, { tone: 'error' });
+          setState('missing');
+        } else {
+          setError(errorMessage(e));
+          setState('error');
+        }
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [id, attempt]);
+
+  if (state === 'missing') return <Navigate to={ROUTES.libraries} replace />;
+  if (state === 'error')
+    return (
+      <div className="page">
+        <div className="stack">
+          <Alert tone="error" title="We couldn't load this library">
+            {error}
+          </Alert>
+          <div>
+            <Button variant="secondary" onClick={() => setAttempt((n) => n + 1)}>
+              Try again
+            </Button>
+          </div>
+        </div>
+      </div>
+    );
+  if (!library || library._id !== id) return <PageSpinner />;
+  return <LibraryPage key={library._id} library={library} mediaId={mediaId ?? null} />;
+}
+
+function LibraryPage({ library, mediaId }: { library: Library; mediaId: string | null }) {
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const tabParam = params.get('tab');
+  const tab: LibraryTab = isTab(tabParam) ? tabParam : DEFAULT_LIBRARY_TAB;
+  const { libraryViewMode, autoplayVideos } = useSnapshot(preferences);
+  const { sort, hiddenColumns } = useSnapshot(libraryView);
+  const { user } = useSnapshot(session);
+  const data = useLibraryMedia(library._id, sort);
+  const { files, reload, replace, remove } = data;
+  const groups = useStatusGroups(library._id, files);
+  const counters = statusCounters(groups);
+
+  const [titleFilter, setTitleFilter] = useState('');
+  const [statusFilter, setStatusFilter] = useState<MediaStatus | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [renaming, setRenaming] = useState<Media | null>(null);
+  const [deleting, setDeleting] = useState<Media | null>(null);
+  const [bulkDeleting, setBulkDeleting] = useState<string[] | null>(null);
+  const [statusModal, setStatusModal] = useState<'processing' | 'failed' | null>(null);
+  const [retryAllLocked, setRetryAllLocked] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const readOnlyReason = library.isReadOnly || library.isDemo ? MSG_LIB.readOnlyLibrary : null;
+  const addBlockedReason = user?.isVerified === false ? MSG.verifyToAdd : readOnlyReason;
+  const grid = libraryViewMode === 'grid';
+  const filter = useMemo(() => (grid ? { title: titleFilter } : { status: statusFilter }), [grid, titleFilter, statusFilter]);
+  const shown = useMemo(() => filterMedia(files, filter), [files, filter]);
+
+  // Selected media that disappeared (deleted, cleared) leave the selection.
+  useEffect(() => {
+    setSelected((s) => {
+      const ids = new Set(files.map((m) => m._id));
+      const next = new Set([...s].filter((id) => ids.has(id)));
+      return next.size === s.size ? s : next;
+    });
+  }, [files]);
+
+  const add = useCallback(
+    (list: File[], dropped = false) => {
+      const folderId = data.folder?.folder._id ?? library.rootFolderId;
+      void enqueueFiles(list, { libraryId: library._id, folderId }, { knownUniqueIds: files.map((m) => m.uniqueId), dropped });
+    },
+    [data.folder, files, library._id, library.rootFolderId],
+  );
+  const dragging = useFileDrop((list) => add(list, true), {
+    enabled: true,
+    blockedReason: addBlockedReason,
+    onBlocked: (reason) => showToast(reason, { tone: 'error', durationMs: TOAST_MS.dragError }),
+  });
+
+  const retry = useCallback(
+    (media: Media) =>
+      void scheduleRetry(() => libraryApi.retry(library._id, media._id)).then(
+        ({ media: fresh, error }) => {
+          if (error) showToast(error, { title: MSG_MEDIA.retryFailed, tone: 'error', durationMs: TOAST_MS.retryFailure });
+          if (fresh) replace(fresh);
+        },
+        (e: unknown) => showToast(errorMessage(e), { title: MSG_MEDIA.retryFailed, tone: 'error', durationMs: TOAST_MS.retryFailure }),
+      ),
+    [library._id, replace],
+  );
+
+  const retryAll = () => {
+    const n = groups.failedIndexing.filter((m) => m.status === 'errored' || m.status === 'failed').length;
+    setRetryAllLocked(true);
+    setTimeout(() => setRetryAllLocked(false), RETRY_ALL_LOCK_MS);
+    void scheduleRetry(() => libraryApi.retryFailed(library._id))
+      .then(({ retried, failed }) => {
+        const opts = { durationMs: TOAST_MS.retrySummary };
+        if (!failed.length) showToast(MSG_MEDIA.retryingAll(retried), { ...opts, tone: 'success' });
+        else if (!retried)
+          showToast([...new Set(failed.map((f) => f.message))].join(', '), {
+            ...opts,
+            title: MSG_MEDIA.retryAllFailed(failed.length),
+            tone: 'error',
+          });
+        else showToast(MSG_MEDIA.retriedMixed(retried, failed.length), opts);
+      })
+      .catch((e: unknown) =>
+        showToast(errorMessage(e), { title: MSG_MEDIA.retryAllFailed(n), tone: 'error', durationMs: TOAST_MS.retrySummary }),
+      )
+      .finally(() => void reload());
+  };
+
+  const observe = useVisibilityObserver(data.setVisible);
+  const actions: LibraryActions = {
+    library,
+    readOnlyReason,
+    autoplay: autoplayVideos,
+    selected,
+    toggleSelected: (mid) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (!next.delete(mid)) next.add(mid);
+        return next;
+      }),
+    open: (m) => void navigate({ pathname: mediaPath(library._id, m._id), search: params.toString() }),
+    rename: setRenaming,
+    remove: setDeleting,
+    retry,
+    download: (m) => void downloadOriginal(m),
+    observe,
+  };
+
+  const counts = statusCounts(files.map((m) => m.status));
+  const sums = totals(files);
+  const visibleColumns = MEDIA_TABLE_COLUMNS.filter((c) => !hiddenColumns.includes(c));
+  const setSort = (value: MediaSortValue) => void (libraryView.sort = value);
+
+  return (
+    <LibraryContext.Provider value={actions}>
+      <div className="page page--wide library-page">
+        <Link to={ROUTES.libraries} className="library-page__back">
+          <IconChevronLeft size={16} /> Libraries
+        </Link>
+        <header className="library-header">
+          <div className="library-header__main">
+            <div className="library-header__name-row">
+              <h1 className="page__title library-header__name">{library.name}</h1>
+              {readOnlyReason && (
+                <Tooltip content={readOnlyReason} side="bottom">
+                  <span className="pill pill--muted" tabIndex={0}>
+                    <IconLock size={13} /> Read-only
+                  </span>
+                </Tooltip>
+              )}
+            </div>
+            <div className="library-stats">
+              <span>
+                {counts.displayed} {counts.displayed === 1 ? 'video' : 'videos'}
+              </span>
+              <span aria-label="Total duration">{formatDuration(sums.duration)}</span>
+              <span aria-label="Total size">{formatTotalSize(files, sums.bytes)}</span>
+              <button type="button" className="counter counter--processing" onClick={() => setStatusModal('processing')}>
+                <span className="counter__dot" data-active={counters.processing > 0 || undefined} />
+                {counters.processing} processing
+              </button>
+              <button
+                type="button"
+                className="counter counter--failed"
+                onClick={() => setStatusModal('failed')}
+                data-active={counters.failed > 0 || undefined}
+              >
+                <span className="counter__dot" />
+                {counters.failed} failed
+              </button>
+            </div>
+          </div>
+          <div className="library-header__actions">
+            <Switch checked={autoplayVideos} onCheckedChange={(v) => setPreference('autoplayVideos', v)} label="Autoplay on hover" />
+            <SegmentedControl
+              label="View"
+              value={libraryViewMode}
+              onValueChange={(v) => setPreference('libraryViewMode', v)}
+              options={[
+                {
+                  value: 'list',
+                  label: (
+                    <>
+                      <IconList size={18} />
+                      <span className="visually-hidden">List view</span>
+                    </>
+                  ),
+                },
+                {
+                  value: 'grid',
+                  label: (
+                    <>
+                      <IconGrid size={18} />
+                      <span className="visually-hidden">Grid view</span>
+                    </>
+                  ),
+                },
+              ]}
+            />
+            <ReasonTooltip reason={addBlockedReason}>
+              <Button onClick={() => inputRef.current?.click()} disabled={Boolean(addBlockedReason)}>
+                <IconPlus size={18} /> Add videos
+              </Button>
+            </ReasonTooltip>
+            <FileInput inputRef={inputRef} onFiles={(list) => add(list)} />
+          </div>
+        </header>
+
+        <div className="library-toolbar">
+          {/* Seam for in-library search: the tab is kept in the URL for the search issue to use. */}
+          <SegmentedControl<LibraryTab>
+            label="Search mode"
+            value={tab}
+            onValueChange={(t) => setParams(t === DEFAULT_LIBRARY_TAB ? {} : { tab: t }, { replace: true })}
+            options={[
+              { value: 'visual', label: 'Visual' },
+              { value: 'transcript', label: 'Transcript' },
+            ]}
+          />
+          {files.length > 0 && (
+            <div className="library-toolbar__filters">
+              {grid ? (
+                <>
+                  <label className="search-input">
+                    <IconSearch size={16} />
+                    <span className="visually-hidden">Filter by title</span>
+                    <input
+                      type="search"
+                      placeholder="Filter by title"
+                      value={titleFilter}
+                      onChange={(e) => setTitleFilter(e.target.value)}
+                    />
+                  </label>
+                  <Select<MediaSortValue>
+                    label="Sort"
+                    hideLabel
+                    value={sort}
+                    onValueChange={setSort}
+                    options={Object.entries(SORT_LABELS).map(([value, label]) => ({ value: value as MediaSortValue, label }))}
+                  />
+                </>
+              ) : (
+                <>
+                  <Select<MediaStatus | 'all'>
+                    label="Status"
+                    hideLabel
+                    value={statusFilter ?? 'all'}
+                    onValueChange={(v) => setStatusFilter(v === 'all' ? null : v)}
+                    options={[
+                      { value: 'all', label: 'All statuses' },
+                      ...TABLE_STATUS_FILTER.map((s) => ({ value: s, label: statusLabel(s) })),
+                    ]}
+                  />
+                  <Menu
+                    label="Columns"
+                    trigger={
+                      <Button variant="secondary" size="sm" className="columns-button">
+                        <IconColumns size={16} /> Columns
+                      </Button>
+                    }
+                  >
+                    {MEDIA_TABLE_COLUMNS.filter((c) => c !== 'filename' && c !== 'menu').map((c) => (
+                      <MenuCheckboxItem
+                        key={c}
+                        checked={!hiddenColumns.includes(c)}
+                        onCheckedChange={(on) => {
+                          libraryView.hiddenColumns = on
+                            ? libraryView.hiddenColumns.filter((h) => h !== c)
+                            : [...libraryView.hiddenColumns, c];
+                        }}
+                      >
+                        {COLUMN_LABEL[c]}
+                      </MenuCheckboxItem>
+                    ))}
+                  </Menu>
+                </>
+              )}
+            </div>
+          )}
+        </div>
+
+        {data.status === 'loading' ? (
+          <PageSpinner label="Loading media" />
+        ) : data.status === 'error' ? (
+          <div className="stack">
+            <Alert tone="error" title="We couldn't load the media">
+              {data.error}
+            </Alert>
+            <div>
+              <Button variant="secondary" onClick={() => void reload()}>
+                Try again
+              </Button>
+            </div>
+          </div>
+        ) : files.length === 0 ? (
+          <section className="card">
+            <div className="empty-state">
+              <span className="empty-state__icon">
+                <IconUpload size={26} />
+              </span>
+              <h2 className="card__title">{MSG_MEDIA.noVideos}</h2>
+              <p className="empty-state__text">
+                {addBlockedReason ??
+                  'Drop videos anywhere on this page, or choose them from your computer. Each is indexed once it is uploaded.'}
+              </p>
+              {!addBlockedReason && (
+                <Button onClick={() => inputRef.current?.click()}>
+                  <IconPlus size={18} /> Add videos
+                </Button>
+              )}
+            </div>
+          </section>
+        ) : shown.length === 0 && isFilterActive(filter) ? (
+          <section className="card">
+            <div className="empty-state">
+              <span className="empty-state__icon">
+                <IconSearch size={26} />
+              </span>
+              <h2 className="card__title">{MSG_MEDIA.noResults}</h2>
+              <p className="empty-state__text">{MSG_MEDIA.noResultsHint}</p>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setTitleFilter('');
+                  setStatusFilter(null);
+                }}
+              >
+                Clear filters
+              </Button>
+            </div>
+          </section>
+        ) : grid ? (
+          <MediaGrid files={shown} />
+        ) : (
+          <MediaTable files={shown} columns={visibleColumns} sort={sort} onSort={setSort} />
+        )}
+      </div>
+
+      {selected.size > 0 && (
+        <SelectionBar
+          count={selected.size}
+          total={shown.length}
+          onSelectAll={() => setSelected(new Set([...selected, ...shown.map((m) => m._id)]))}
+          onDeselectAll={() => setSelected(new Set())}
+          onDelete={() => setBulkDeleting([...selected])}
+          deleteBlockedReason={readOnlyReason}
+        />
+      )}
+
+      {dragging && (
+        <div className={`drop-overlay${addBlockedReason ? ' drop-overlay--blocked' : ''}`} aria-hidden="true">
+          <div className="drop-overlay__box">
+            <IconUpload size={32} />
+            <p>{addBlockedReason ?? `Drop to upload to ${library.name}`}</p>
+          </div>
+        </div>
+      )}
+
+      {renaming && <RenameMediaDialog media={renaming} onClose={() => setRenaming(null)} onRenamed={replace} />}
+      {deleting && <DeleteMediaDialog media={deleting} onClose={() => setDeleting(null)} onDeleted={(mid) => remove([mid])} />}
+      {bulkDeleting && (
+        <BulkDeleteDialog
+          libraryId={library._id}
+          mediaIds={bulkDeleting}
+          onClose={() => setBulkDeleting(null)}
+          onDeleted={(ids) => {
+            remove(ids);
+            setSelected(new Set());
+          }}
+        />
+      )}
+      {statusModal === 'processing' && (
+        <ProcessingModal groups={groups} onClose={() => setStatusModal(null)} onChanged={() => void reload()} />
+      )}
+      {statusModal === 'failed' && (
+        <FailedModal
+          groups={groups}
+          onClose={() => setStatusModal(null)}
+          onChanged={() => void reload()}
+          retryAll={retryAll}
+          retryAllLocked={retryAllLocked}
+        />
+      )}
+      {mediaId && (
+        <MediaModal
+          libraryId={library._id}
+          mediaId={mediaId}
+          onClose={() => void navigate({ pathname: libraryPath(library._id), search: params.toString() }, { replace: false })}
+          onLoaded={replace}
+        />
+      )}
+    </LibraryContext.Provider>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { MSG_MEDIA, type Media } from '../../../contract';
+import { CheckboxControl } from '../../ui/Checkbox';
+import { useLibraryActions } from './LibraryContext';
+import { canOpen, MediaMenu } from './MediaMenu';
+import { formatDuration, isFailedStatus, formatMediaSize } from './mediaListing';
+import { MediaStatusView } from './MediaStatus';
+import { MediaThumb } from './MediaThumb';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+
+/** Grid view: cards of at least 300 px, at most 3 a row, 16 px apart (section 9). */
+export function MediaGrid({ files }: { files: Media[] }) {
+  return (
+    <ul className="media-grid" aria-label="Media">
+      {files.map((m) => (
+        <MediaCard key={m._id} media={m} />
+      ))}
+    </ul>
+  );
+}
+
+function MediaCard({ media }: { media: Media }) {
+  const a = useLibraryActions();
+  const [hover, setHover] = useState(false);
+  const selected = a.selected.has(media._id);
+  const selecting = a.selected.size > 0;
+  const failed = isFailedStatus(media.status);
+  const activate = () => {
+    // While a selection is being made, a click adds to it instead of opening.
+    if (selecting) a.toggleSelected(media._id);
+    else if (canOpen(media)) a.open(media);
+  };
+  return (
+    <li
+      ref={a.observe}
+      data-media-id={media._id}
+      className={`media-card${selected ? ' media-card--selected' : ''}${selecting ? ' media-card--selecting' : ''}`}
+      onMouseEnter={() => setHover(true)}
+      onMouseLeave={() => setHover(false)}
+    >
+      <div className="media-card__frame">
+        <button
+          type="button"
+          className="media-card__open"
+          onClick={activate}
+          aria-label={selecting ? `Select ${media.metadata.name}` : `Open ${media.metadata.name}`}
+          disabled={!selecting && !canOpen(media)}
+        >
+          <MediaThumb media={media} playing={a.autoplay && hover} />
+        </button>
+        <CheckboxControl
+          className="media-card__check"
+          checked={selected}
+          onCheckedChange={() => a.toggleSelected(media._id)}
+          label={`Select ${media.metadata.name}`}
+        />
+        {media.metadata.video.duration > 0 && <span className="media-card__duration">{formatDuration(media.metadata.video.duration)}</span>}
+        {failed && (
+          <div className="media-card__errored" role="note">
+            <p>{MSG_MEDIA.erroredOverlay}</p>
+            {media.error?.message && <p className="media-card__errored-detail">{media.error.message}</p>}
+          </div>
+        )}
+        {media.status !== 'completed' && !failed && (
+          <div className="media-card__status">
+            <MediaStatusView media={media} />
+          </div>
+        )}
+      </div>
+      <div className="media-card__body">
+        <div className="media-card__text">
+          <span className="media-card__title" title={media.metadata.name}>
+            {media.metadata.name}
+          </span>
+          <div className="media-card__meta">
+            <span>
+              {formatDate(media.createdAt)} · {formatMediaSize(media)}
+            </span>
+            {failed && <MediaStatusView media={media} compact />}
+          </div>
+        </div>
+        <MediaMenu media={media} />
+      </div>
+    </li>
+  );
+}

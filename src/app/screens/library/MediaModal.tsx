@@ -1,0 +1,203 @@
+import { Component, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useSnapshot } from 'valtio';
+import { MSG_LIB, MSG_MEDIA, type Media } from '../../../contract';
+import { isApiError } from '../../api/ApiError';
+import { libraryApi } from '../../api/instance';
+import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { showToast } from '../../state/toasts';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
+import { IconDownload } from '../../ui/icons';
+import { Spinner } from '../../ui/Spinner';
+import { formatDate } from './MediaGrid';
+import { formatDuration, originLabel, formatMediaSize } from './mediaListing';
+import { MediaStatusView } from './MediaStatus';
+import { MediaThumb } from './MediaThumb';
+
+/** Starts a browser download of the media's original through a short-lived signed URL. */
+export async function downloadOriginal(media: Media) {
+  try {
+    const { url } = await libraryApi.originalUrl(media.libraryId, media._id, media.metadata.filename);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = media.metadata.filename;
+    a.rel = 'noopener';
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch {
+    showToast(MSG_MEDIA.downloadFailed, { tone: 'error' });
+  }
+}
+
+/** A crash inside the modal stays inside it, with the spec's message, instead of taking down the page. */
+class ModalBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown) {
+    console.error('Media modal failed', error);
+  }
+  override render() {
+    return this.state.failed ? (
+      <Alert tone="error" title={MSG_MEDIA.modalErrorTitle}>
+        {MSG_MEDIA.modalError}
+      </Alert>
+    ) : (
+      this.props.children
+    );
+  }
+}
+
+/**
+ * The media modal of /library/{id}/media/{mediaId}: loads the media (a missing one shows 'Media not
+ * found' and returns to the library), shows the original for completed videos, the details, and a
+ * download of the original.
+ */
+export function MediaModal({
+  libraryId,
+  mediaId,
+  onClose,
+  onLoaded,
+}: {
+  libraryId: string;
+  mediaId: string;
+  onClose: () => void;
+  onLoaded?: (m: Media) => void;
+}) {
+  const [media, setMedia] = useState<Media | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  // The page's callbacks may change identity on every render; the load depends on the ids only.
+  const callbacks = useRef({ onClose, onLoaded });
+  useEffect(() => {
+    callbacks.current = { onClose, onLoaded };
+  });
+
+  useEffect(() => {
+    let live = true;
+    setMedia(null);
+    setError(null);
+    libraryApi.media(libraryId, mediaId).then(
+      (m) => {
+        if (!live) return;
+        setMedia(m);
+        callbacks.current.onLoaded?.(m);
+      },
+      (e: unknown) => {
+        if (!live) return;
+        // A malformed id is as missing as an unknown one.
+        if (isApiError(e) && (e.code === 'not_found' || e.status === 400)) {
+          showToast(MSG_LIB.mediaNotFound, { tone: 'error' });
+          callbacks.current.onClose();
+        } else setError(isApiError(e) ? e.message : MSG_MEDIA.modalError);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [libraryId, mediaId]);
+
+  const download = async () => {
+    if (!media) return;
+    setDownloading(true);
+    await downloadOriginal(media);
+    setDownloading(false);
+  };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={media?.metadata.name ?? 'Media'}
+      width={760}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Close
+          </Button>
+          <Button onClick={() => void download()} busy={downloading} disabled={!media || media.status === 'uploading'}>
+            <IconDownload size={18} /> Download original
+          </Button>
+        </>
+      }
+    >
+      <ModalBoundary>
+        {error ? (
+          <Alert tone="error">{error}</Alert>
+        ) : !media ? (
+          <div className="media-modal__loading">
+            <Spinner size={28} label="Loading media" />
+          </div>
+        ) : (
+          <MediaDetails media={media} />
+        )}
+      </ModalBoundary>
+    </Dialog>
+  );
+}
+
+function MediaDetails({ media }: { media: Media }) {
+  const { byLibrary } = useSnapshot(previewTokens);
+  const token = byLibrary[media.libraryId]?.token;
+  const [src, setSrc] = useState<string | null>(null);
+  const playable = media.status === 'completed' && media.kind === 'video';
+
+  useEffect(() => {
+    if (!playable) return;
+    let live = true;
+    // The original plays straight from its signed URL; the moment viewer brings streaming later.
+    libraryApi.originalUrl(media.libraryId, media._id).then(
+      ({ url }) => live && setSrc(url),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [playable, media.libraryId, media._id]);
+
+  const v = media.metadata.video;
+  const rows: Array<[string, ReactNode]> = [
+    ['Status', <MediaStatusView key="s" media={media} />],
+    ['File name', media.metadata.filename],
+    ['Duration', v.duration > 0 ? formatDuration(v.duration) : '—'],
+    ['Size', formatMediaSize(media)],
+    ['Dimensions', v.width && v.height ? `${v.width} × ${v.height}` : '—'],
+    ['Frames', v.frameCount || '—'],
+    ['Source', originLabel(media)],
+    ['Added', formatDate(media.createdAt)],
+  ];
+  return (
+    <div className="media-modal">
+      <div className="media-modal__player">
+        {playable && src ? (
+          <video
+            className="media-modal__video"
+            src={src}
+            poster={token ? thumbnailUrl(media.libraryId, media._id, token) : undefined}
+            controls
+            preload="auto"
+            aria-label={`Video ${media.metadata.name}`}
+          />
+        ) : (
+          <MediaThumb media={media} />
+        )}
+      </div>
+      {media.error?.message && (
+        <Alert tone="error" title={MSG_MEDIA.erroredOverlay}>
+          {media.error.message}
+        </Alert>
+      )}
+      <dl className="media-modal__details">
+        {rows.map(([k, v]) => (
+          <div key={k} className="media-modal__detail">
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MEDIA_SORT, type Media, type MediaStatus } from '../../../contract';
+import {
+  filterMedia,
+  formatBytes,
+  formatDuration,
+  mergeMedia,
+  originLabel,
+  parseSort,
+  sortMedia,
+  totals,
+  visibleRange,
+} from './mediaListing';
+
+let n = 0;
+function media(name: string, o: { duration?: number; created?: string; updated?: string; status?: MediaStatus; mb?: number } = {}): Media {
+  n++;
+  return {
+    _id: `id-${String(n).padStart(3, '0')}`,
+    uniqueId: `fp-${n}`,
+    libraryId: 'lib',
+    folderId: 'root',
+    status: o.status ?? 'completed',
+    progress: 1,
+    isUploading: o.status === 'uploading',
+    createdAt: o.created ?? '2024-01-01T00:00:00Z',
+    updatedAt: o.updated ?? '2024-01-01T00:00:00Z',
+    origin: { source: 'user' },
+    capabilities: { preview: true },
+    error: null,
+    kind: 'video',
+    metadata: {
+      name,
+      filename: `${name}.mp4`,
+      fileMappings: { originalMedia: '' },
+      video: { duration: o.duration ?? 0, width: 640, height: 360, frameCount: 0, originalMediaSize: o.mb ?? 0 },
+    },
+  };
+}
+
+const names = (list: Media[]) => list.map((m) => m.metadata.name);
+
+describe('media sort', () => {
+  const a = media('alpha', { duration: 30, created: '2024-01-03T00:00:00Z', updated: '2024-02-01T00:00:00Z' });
+  const b = media('Bravo', { duration: 5, created: '2024-01-01T00:00:00Z', updated: '2024-03-01T00:00:00Z' });
+  const c = media('charlie 10', { duration: 60, created: '2024-01-02T00:00:00Z', updated: '2024-01-01T00:00:00Z' });
+  const d = media('charlie 9', { duration: 60, created: '2024-01-04T00:00:00Z', updated: '2024-01-15T00:00:00Z' });
+  const all = [a, b, c, d];
+
+  it('defaults to modified#1, newest first, and falls back to it for unknown values', () => {
+    expect(DEFAULT_MEDIA_SORT).toBe('modified#1');
+    expect(parseSort('nonsense#1')).toEqual({ key: 'modified', direction: 1 });
+    expect(names(sortMedia(all, 'modified#1'))).toEqual(['Bravo', 'alpha', 'charlie 9', 'charlie 10']);
+    expect(names(sortMedia(all, 'modified#-1'))).toEqual(['charlie 10', 'charlie 9', 'alpha', 'Bravo']);
+  });
+
+  it('sorts titles A-Z and Z-A, case-insensitively and with numbers in order', () => {
+    expect(names(sortMedia(all, 'title#1'))).toEqual(['alpha', 'Bravo', 'charlie 9', 'charlie 10']);
+    expect(names(sortMedia(all, 'title#-1'))).toEqual(['charlie 10', 'charlie 9', 'Bravo', 'alpha']);
+  });
+
+  it('sorts by added (newest first) and by duration (shortest first), ties by id', () => {
+    expect(names(sortMedia(all, 'added#1'))).toEqual(['charlie 9', 'alpha', 'charlie 10', 'Bravo']);
+    expect(names(sortMedia(all, 'added#-1'))).toEqual(['Bravo', 'charlie 10', 'alpha', 'charlie 9']);
+    expect(names(sortMedia(all, 'duration#1'))).toEqual(['Bravo', 'alpha', 'charlie 10', 'charlie 9']);
+    expect(names(sortMedia(all, 'duration#-1'))).toEqual(['charlie 10', 'charlie 9', 'alpha', 'Bravo']);
+  });
+
+  it('does not change the list it is given', () => {
+    const copy = [...all];
+    sortMedia(all, 'title#-1');
+    expect(all).toEqual(copy);
+  });
+});
+
+describe('media filter', () => {
+  const list = [media('Beach day'), media('Birthday', { status: 'processing' }), media('Mountains', { status: 'errored' })];
+
+  it('filters titles case-insensitively, ignoring surrounding spaces', () => {
+    expect(names(filterMedia(list, { title: '  DAY ' }))).toEqual(['Beach day', 'Birthday']);
+    expect(names(filterMedia(list, { title: '' }))).toEqual(['Beach day', 'Birthday', 'Mountains']);
+  });
+
+  it('filters by status and combines with the title', () => {
+    expect(names(filterMedia(list, { status: 'errored' }))).toEqual(['Mountains']);
+    expect(names(filterMedia(list, { status: 'processing', title: 'beach' }))).toEqual([]);
+    expect(names(filterMedia(list, { status: null }))).toHaveLength(3);
+  });
+});
+
+describe('listing helpers', () => {
+  it('formats durations and sizes', () => {
+    expect(formatDuration(0)).toBe('0:00');
+    expect(formatDuration(2.6)).toBe('0:03');
+    expect(formatDuration(125)).toBe('2:05');
+    expect(formatDuration(3725)).toBe('1:02:05');
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(25 * 1024 * 1024)).toBe('25 MB');
+  });
+
+  it('adds up durations and sizes for the header', () => {
+    expect(totals([media('a', { duration: 10, mb: 1 }), media('b', { duration: 2.5, mb: 0.5 })])).toEqual({
+      duration: 12.5,
+      bytes: 1.5 * 1024 * 1024,
+    });
+  });
+
+  it('names the origin', () => {
+    expect(originLabel({ origin: { source: 'user' }, isUploading: false })).toBe('Upload');
+    expect(originLabel({ origin: { source: 'user' }, isUploading: true })).toBe('Uploading');
+    expect(originLabel({ origin: { source: 'user', type: 'demo' }, isUploading: false })).toBe('Local');
+    expect(originLabel({ origin: { source: 'external', url: 'https://www.youtube.com/watch?v=x' }, isUploading: false })).toBe('YouTube');
+    expect(originLabel({ origin: { source: 'external', url: 'https://example.com/v.mp4' }, isUploading: false })).toBe('External');
+  });
+
+  it('finds the index range of visible media and merges refreshed ones', () => {
+    const list = [media('a'), media('b'), media('c'), media('d')];
+    expect(visibleRange(list, new Set([list[1]!._id, list[2]!._id]))).toEqual({ start: 1, end: 3 });
+    expect(visibleRange(list, new Set())).toBeNull();
+    expect(visibleRange(list, new Set([list[0]!._id, list[3]!._id]), 2)).toEqual({ start: 0, end: 2 });
+    const fresh = { ...list[2]!, status: 'errored' as const };
+    expect(mergeMedia(list, [fresh]).map((m) => m.status)).toEqual(['completed', 'completed', 'errored', 'completed']);
+  });
+});

@@ -1,0 +1,166 @@
+import {
+  DEFAULT_MEDIA_SORT,
+  FAILED_STATUSES,
+  isMediaSortValue,
+  type Media,
+  type MediaSortKey,
+  type MediaSortValue,
+  type MediaStatus,
+  type OriginLabel,
+} from '../../../contract';
+
+/** Pure rules of the library listing: sorting, filtering, totals and labels. */
+
+export function parseSort(value: string | null | undefined): { key: MediaSortKey; direction: 1 | -1 } {
+  const v = isMediaSortValue(value) ? value : DEFAULT_MEDIA_SORT;
+  const [key, dir] = v.split('#') as [MediaSortKey, string];
+  return { key, direction: dir === '-1' ? -1 : 1 };
+}
+
+const time = (iso: string) => new Date(iso).getTime() || 0;
+
+/**
+ * Sorts like the server does, so a local re-sort and a server page agree: title#1 is A-Z,
+ * duration#1 shortest first, and for the dates #1 ("modified first", "added first") is newest
+ * first. Ties fall back to the id, as on the server.
+ */
+export function sortMedia(files: readonly Media[], sort: MediaSortValue): Media[] {
+  const { key, direction } = parseSort(sort);
+  const ascending = key === 'title' || key === 'duration' ? direction === 1 : direction === -1;
+  const sign = ascending ? 1 : -1;
+  const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+  const compare = (a: Media, b: Media): number => {
+    switch (key) {
+      case 'title':
+        return collator.compare(a.metadata.name, b.metadata.name);
+      case 'duration':
+        return (a.metadata.video.duration || 0) - (b.metadata.video.duration || 0);
+      case 'modified':
+        return time(a.updatedAt) - time(b.updatedAt);
+      case 'added':
+        return time(a.createdAt) - time(b.createdAt);
+    }
+  };
+  return [...files].sort((a, b) => sign * compare(a, b) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+}
+
+export interface MediaFilter {
+  /** Case-insensitive part of the title (grid view). */
+  title?: string;
+  /** One of the table's status filter values; null for all. */
+  status?: MediaStatus | null;
+}
+
+export function filterMedia(files: readonly Media[], filter: MediaFilter): Media[] {
+  const needle = filter.title?.trim().toLocaleLowerCase() ?? '';
+  return files.filter(
+    (m) =>
+      (!needle || m.metadata.name.toLocaleLowerCase().includes(needle) || m.metadata.filename.toLocaleLowerCase().includes(needle)) &&
+      (!filter.status || m.status === filter.status),
+  );
+}
+
+export const isFilterActive = (filter: MediaFilter) => Boolean(filter.title?.trim()) || Boolean(filter.status);
+
+/** Statuses whose media still change on the server, so the page polls faster while any is present. */
+export const ACTIVE_STATUSES: readonly MediaStatus[] = ['uploading', 'queued', 'processing'];
+export const isActiveStatus = (s: MediaStatus) => ACTIVE_STATUSES.includes(s);
+export const isFailedStatus = (s: MediaStatus) => FAILED_STATUSES.includes(s);
+
+export const mediaBytes = (m: Media) => Math.round((m.metadata.video.originalMediaSize || 0) * 1024 * 1024);
+
+/**
+ * A media's size for display. The server reports it in MB rounded to 0.01, so a tiny file reads
+ * as 0: say "under 10 KB" rather than a misleading "0 B".
+ */
+export const formatMediaSize = (m: Media) => (mediaBytes(m) === 0 && m.status !== 'uploading' ? '< 10 KB' : formatBytes(mediaBytes(m)));
+
+/** The header's total size; like formatMediaSize, media too small to register are not "0 B". */
+export const formatTotalSize = (files: readonly Media[], bytes: number) =>
+  bytes === 0 && files.length > 0 ? '< 10 KB' : formatBytes(bytes);
+
+/** Header totals of the library page: total duration (s) and size (bytes). */
+export function totals(files: readonly Media[]) {
+  let duration = 0;
+  let bytes = 0;
+  for (const m of files) {
+    duration += m.metadata.video.duration || 0;
+    bytes += mediaBytes(m);
+  }
+  return { duration, bytes };
+}
+
+/** "1:02:03" for an hour and more, else "2:03"; used for media durations. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds || 0));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** Binary units, one decimal under 10 ("3.4 MB", "120 KB"). */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = Math.max(0, bytes || 0);
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  const shown = i === 0 || v >= 10 ? Math.round(v) : Math.round(v * 10) / 10;
+  return `${shown} ${units[i]}`;
+}
+
+/** Seconds left as "45 s", "3 min", "1 h 5 min". */
+export function formatEta(seconds: number | null): string | null {
+  if (seconds === null || !Number.isFinite(seconds)) return null;
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+}
+
+const HOSTS: Array<[RegExp, OriginLabel]> = [
+  [/(^|\.)(youtube\.com|youtu\.be)$/, 'YouTube'],
+  [/(^|\.)vimeo\.com$/, 'Vimeo'],
+  [/(^|\.)linkedin\.com$/, 'LinkedIn'],
+  [/(^|\.)instagram\.com$/, 'Instagram'],
+  [/(^|\.)(facebook\.com|fb\.watch)$/, 'Facebook'],
+  [/(^|\.)drive\.google\.com$/, 'Google Drive'],
+  [/(^|\.)dropbox\.com$/, 'Dropbox'],
+];
+
+/** The origin display name of a media (section 3). */
+export function originLabel(m: Pick<Media, 'origin' | 'isUploading'>): OriginLabel {
+  if (m.isUploading) return 'Uploading';
+  if (m.origin?.source === 'user') return m.origin.type === 'demo' ? 'Local' : 'Upload';
+  if (m.origin?.source === 'external') {
+    try {
+      const host = new URL(m.origin.url ?? '').hostname.toLowerCase();
+      return HOSTS.find(([re]) => re.test(host))?.[1] ?? 'External';
+    } catch {
+      return 'External';
+    }
+  }
+  return 'Unknown';
+}
+
+/** Range of positions [start, end) covering the given ids in the (server-ordered) list, at most `max` long. */
+export function visibleRange(ordered: readonly Media[], ids: ReadonlySet<string>, max = 500): { start: number; end: number } | null {
+  let start = -1;
+  let end = -1;
+  ordered.forEach((m, i) => {
+    if (!ids.has(m._id)) return;
+    if (start < 0) start = i;
+    end = i + 1;
+  });
+  if (start < 0) return null;
+  return { start, end: Math.min(end, start + max) };
+}
+
+/** Replaces refreshed media in place (by id); media not in the list are ignored. */
+export function mergeMedia(files: readonly Media[], fresh: readonly Media[]): Media[] {
+  const byId = new Map(fresh.map((m) => [m._id, m]));
+  return files.map((m) => byId.get(m._id) ?? m);
+}

@@ -1,0 +1,111 @@
+import { useEffect } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { useSnapshot } from 'valtio';
+import { MSG, ROUTES, libraryPath, type Library } from '../../../contract';
+import { libraries, loadLibraries } from '../../state/libraries';
+import { session } from '../../state/session';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { IconChevronLeft } from '../../ui/icons';
+import { PageSpinner } from '../../ui/Spinner';
+import { LibraryThumb, libraryName } from '../libraries/LibraryCard';
+import { enqueueFiles } from '../upload/enqueueFiles';
+import { UploadBox } from '../upload/UploadBox';
+import { VerifyNotice } from './VerifyNotice';
+import './workspace.css';
+
+/** First-time means none of the user's own (non-demo) libraries holds media yet. */
+export const isFirstTime = (list: readonly Library[]) => !list.some((l) => !l.isDemo && l.stats.count > 0);
+
+/**
+ * /workspace, for first-time users only: an upload box (into the default library) and the welcome
+ * library card. Everyone else goes to /libraries. Unverified accounts see the verification notice.
+ */
+export default function WorkspaceScreen() {
+  const { user } = useSnapshot(session);
+  const { items, status, error } = useSnapshot(libraries);
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    void loadLibraries();
+  }, []);
+
+  if (!items) {
+    if (status !== 'error') return <PageSpinner label="Loading your workspace" />;
+    return (
+      <div className="page">
+        <div className="stack">
+          <Alert tone="error" title="We couldn't load your libraries">
+            {error}
+          </Alert>
+          <div>
+            <Button variant="secondary" onClick={() => void loadLibraries()}>
+              Try again
+            </Button>
+          </div>
+        </div>
+      </div>
+    );
+  }
+  const list = items as Library[];
+  if (!isFirstTime(list)) return <Navigate to={ROUTES.libraries} replace />;
+
+  const target = list.find((l) => l.isDefault) ?? list.find((l) => !l.isDemo && !l.isReadOnly) ?? null;
+  const demo = list.find((l) => l.isDemo) ?? null;
+  const unverified = user?.isVerified === false;
+
+  const upload = (files: File[]) => {
+    if (!target) return;
+    void enqueueFiles(files, { libraryId: target._id, folderId: target.rootFolderId }, { dropped: true });
+    // Progress is shown where the files are going; the queue keeps running across pages.
+    void navigate(libraryPath(target._id));
+  };
+
+  return (
+    <div className="page">
+      <div className="page__header">
+        <div>
+          <h1 className="page__title">Welcome{user?.name ? `, ${user.name}` : ''}</h1>
+          <p className="page__subtitle">
+            Signed in as <span className="workspace__email">{user?.email}</span>
+          </p>
+        </div>
+      </div>
+      {unverified && user && <VerifyNotice email={user.email} />}
+      <div className="workspace">
+        <section className="workspace__upload" aria-labelledby="workspace-upload-title">
+          <h2 id="workspace-upload-title" className="workspace__section-title">
+            Add your first videos
+          </h2>
+          <p className="workspace__section-text">
+            {target ? (
+              <>
+                They go to <strong>{target.name}</strong> and are indexed so you can search what is seen and said in them.
+              </>
+            ) : (
+              'Create a library to add videos.'
+            )}
+          </p>
+          <UploadBox onFiles={upload} disabledReason={unverified ? MSG.verifyToAdd : !target ? 'No library to upload into.' : null} />
+        </section>
+        {demo && (
+          <section className="workspace__demo" aria-label="Demo library">
+            <p className="workspace__section-title">Explore the demo</p>
+            <Link to={libraryPath(demo._id)} className="welcome-card">
+              <LibraryThumb library={demo} />
+              <span className="welcome-card__body">
+                <span className="welcome-card__name">{libraryName(demo)}</span>
+                <span className="welcome-card__meta">
+                  {demo.stats.breakdown.completed.count} {demo.stats.breakdown.completed.count === 1 ? 'video' : 'videos'} ready to search
+                </span>
+              </span>
+              <span className="welcome-card__go">
+                Open <IconChevronLeft size={16} className="welcome-card__arrow" />
+              </span>
+            </Link>
+          </section>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import { proxy, ref } from 'valtio';
+import { subscribeKey } from 'valtio/utils';
+import { MSG_LIB, MSG_MEDIA, TOAST_MS } from '../../contract';
+import { fingerprintFile } from '../../workers/fingerprint/fingerprintClient';
+import { libraryApi } from '../api/instance';
+import { API_BASE } from '../config';
+import { refreshCredits } from './credits';
+import { session } from './session';
+import { showToast } from './toasts';
+import { UploadQueue, type UploadQueueState, type UploadTransport } from './uploadQueue';
+
+/** Uploads of this tab (queued, running, failed) and files a drop rejected; rendered by the library pages. */
+export const uploads = proxy<UploadQueueState>({ items: [], rejected: [], version: 0 });
+
+/** Part URLs may be relative to the API (local blob store) or absolute (an S3-compatible store). */
+const partUrl = (url: string) => new URL(url, API_BASE || window.location.origin).href;
+
+/** Reads the envelope's error message from a refused part, when the store sent one as JSON. */
+function partError(xhr: XMLHttpRequest) {
+  try {
+    const body = JSON.parse(xhr.responseText) as { error?: { message?: string } };
+    if (body.error?.message) return body.error.message;
+  } catch {
+    // msgpack, XML (S3) or empty: the status says enough.
+  }
+  return `Part upload answered ${xhr.status}`;
+}
+
+/** The real transport: the library API for start/finish/clear, XHR for parts (it reports upload progress). */
+const transport: UploadTransport = {
+  fingerprint: (file) => fingerprintFile(file),
+  start: ({ libraryId, folderId }, body) => libraryApi.uploadStart(libraryId, folderId, body),
+  finish: ({ libraryId }, mediaId, opaqueData) => libraryApi.uploadFinish(libraryId, mediaId, opaqueData),
+  clear: (libraryId, mediaIds) => libraryApi.clearUploads(libraryId, mediaIds),
+  putPart: (url, chunk, onProgress, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(new DOMException('Aborted', 'AbortError'));
+      const xhr = new XMLHttpRequest();
+      const abort = () => xhr.abort();
+      const done = () => signal.removeEventListener('abort', abort);
+      xhr.open('PUT', partUrl(url));
+      xhr.setRequestHeader('Accept', 'application/json');
+      xhr.upload.onprogress = (e) => onProgress(e.loaded);
+      xhr.onload = () => {
+        done();
+        if (xhr.status >= 200 && xhr.status < 300) resolve();
+        else reject(new Error(partError(xhr)));
+      };
+      xhr.onerror = () => {
+        done();
+        reject(new Error('Network error while uploading a part'));
+      };
+      xhr.onabort = () => {
+        done();
+        reject(new DOMException('Aborted', 'AbortError'));
+      };
+      signal.addEventListener('abort', abort);
+      xhr.send(chunk);
+    }),
+};
+
+export const uploadQueue = new UploadQueue(
+  uploads,
+  transport,
+  {
+    queued: (n) => showToast(MSG_MEDIA.filesQueued(n)),
+    duplicates: (n) =>
+      showToast(n === 1 ? MSG_LIB.duplicateInFolder : MSG_LIB.duplicatesInFolder, { title: MSG_MEDIA.duplicatesSkipped(n) }),
+    failed: (item, message) =>
+      showToast(MSG_MEDIA.uploadFailed(item.filename, message), {
+        title: MSG_MEDIA.uploadFailedTitle,
+        tone: 'error',
+        durationMs: TOAST_MS.uploadFailure,
+      }),
+    cleared: (what, ok) => {
+      if (what === 'all') {
+        if (ok) showToast(MSG_MEDIA.allUploadsCleared, { durationMs: TOAST_MS.clear });
+        else showToast(MSG_MEDIA.clearSomeFailed, { tone: 'error' });
+      } else if (ok) showToast(MSG_MEDIA.uploadClearedOne(what.filename), { durationMs: TOAST_MS.clear });
+      else showToast(MSG_MEDIA.clearFailed, { tone: 'error' });
+    },
+    drained: ({ succeeded, failed }) => {
+      if (succeeded) {
+        const text = `${succeeded} file${succeeded === 1 ? '' : 's'} uploaded${failed ? `, ${failed} failed` : ''}.`;
+        showToast(text, { title: MSG_MEDIA.uploadBatchCompleted, tone: failed ? 'info' : 'success' });
+      }
+      // Credits are refetched after uploads (sections 4 and 7).
+      void refreshCredits();
+    },
+  },
+  { keepFile: (file) => ref(file) },
+);
+
+/** Leaving the page would stop running uploads: the browser asks first. */
+window.addEventListener('beforeunload', (event) => {
+  if (!uploadQueue.busy) return;
+  event.preventDefault();
+});
+
+// Uploads belong to the session that started them.
+subscribeKey(session, 'token', (token) => {
+  if (!token) uploadQueue.abortAll();
+});
