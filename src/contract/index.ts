@@ -7,3 +7,4 @@ export * from './validation';
 export * from './api';
 export * from './library';
 export * from './credits';
+export * from './billing';

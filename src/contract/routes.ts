@@ -18,6 +18,22 @@ export const API = {
   adminImpersonate: '/admin/impersonate',
   health: '/health',
 
+  billingInfo: '/billing/info',
+  usageHistory: '/billing/credits/usage/history',
+  oneTimePurchase: '/billing/one-time/purchase',
+  subscriptionPurchase: '/billing/subscription/purchase',
+  subscriptionChange: '/billing/subscription/change',
+  subscriptionsAvailable: '/billing/subscription/available',
+  oneTimeAvailable: '/billing/one-time/available',
+  billingPortal: '/billing/portal',
+  invoiceUrl: (id: string) => `/billing/invoice/${id}/url`,
+  /** Not named by the spec: Stripe's webhook endpoint. */
+  stripeWebhook: '/billing/stripe/webhook',
+  /** Not named by the spec: the local provider's portal and invoice pages (HTML). */
+  localPortal: '/billing/local/portal',
+  localPortalCancel: '/billing/local/portal/cancel',
+  localInvoice: (id: string) => `/billing/local/invoice/${id}`,
+
   libraries: '/library',
   library: (id: string) => `/library/${id}`,
   libraryPreviewToken: (id: string) => `/library/${id}/preview`,

@@ -11,6 +11,11 @@ import { API } from '../contract';
 import type { BlobStore } from './adapters/blobs/blobStore';
 import type { TokenSigner } from './adapters/security/tokens';
 import { blobRoutes } from './http/blob.routes';
+import { billingRoutes } from './http/billing.routes';
+import type { PaymentProvider } from './adapters/billing/paymentProvider';
+import type { BillingRepository } from './repositories/billing.repository';
+import type { UserRepository } from './repositories/user.repository';
+import type { BillingService } from './services/billing.service';
 import { libraryRoutes } from './http/library.routes';
 import type { AccountService } from './services/account.service';
 import type { LibraryService } from './services/library.service';
@@ -22,6 +27,10 @@ export interface Services {
   uploads: UploadService;
   blobs: BlobStore;
   tokens: TokenSigner;
+  billing: BillingService;
+  provider: PaymentProvider;
+  billingRepo: BillingRepository;
+  users: UserRepository;
 }
 
 /** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
@@ -51,6 +60,7 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
   accountRoutes(app, services.accounts);
   libraryRoutes(app, services.accounts, services.libraries, services.uploads);
   blobRoutes(app, services.blobs, services.uploads, services.libraries, services.tokens);
+  billingRoutes(app, services.accounts, services.billing, services.provider, services.billingRepo, services.users, () => config.appUrl);
   adminRoutes(app, services.accounts, adminKey, () => config.appUrl);
   await registerWebApp(app, config.webDir);
   return app;

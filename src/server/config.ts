@@ -24,8 +24,13 @@ export interface Config {
     secretAccessKey: string | null;
     forcePathStyle: boolean;
   };
-  /** Storage allowance in hours of media until billing provides per-plan limits. */
-  storageLimitHours: number;
+  stripeSecretKey: string | null;
+  stripeWebhookSecret: string | null;
+  billingProductsFile: string | null;
+  signupBonusCredits: number;
+  signupBonusDays: number;
+  /** Hosts the app may send people to (payment pages); the app's own origin is always allowed. */
+  allowedRedirectHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -78,13 +83,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (blobStore === 's3' && !bucket) throw new ConfigError('S3_BUCKET', 'is required when BLOB_STORE=s3');
   const s3Endpoint = optional(env, 'S3_ENDPOINT');
   if (s3Endpoint) url('S3_ENDPOINT', s3Endpoint, ['http:', 'https:']);
-  const limitRaw = env.STORAGE_LIMIT_HOURS ?? '10';
-  const storageLimitHours = Number(limitRaw);
-  if (!Number.isFinite(storageLimitHours) || storageLimitHours < 0)
-    throw new ConfigError('STORAGE_LIMIT_HOURS', `must be a number of hours >= 0 (got '${limitRaw}')`);
   const pathStyle = env.S3_FORCE_PATH_STYLE ?? 'true';
   if (!['true', 'false'].includes(pathStyle)) throw new ConfigError('S3_FORCE_PATH_STYLE', `must be true or false (got '${pathStyle}')`);
+  const intVar = (name: string, def: number, min: number) => {
+    const raw = env[name] ?? String(def);
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new ConfigError(name, `must be a whole number >= ${min} (got '${raw}')`);
+    return n;
+  };
+  const stripeSecretKey = optional(env, 'STRIPE_SECRET_KEY');
   return {
+    stripeSecretKey,
+    stripeWebhookSecret: optional(env, 'STRIPE_WEBHOOK_SECRET'),
+    billingProductsFile: optional(env, 'BILLING_PRODUCTS_FILE'),
+    signupBonusCredits: intVar('SIGNUP_BONUS_CREDITS', 20_000, 0),
+    signupBonusDays: intVar('SIGNUP_BONUS_DAYS', 30, 1),
+    allowedRedirectHosts: (env.ALLOWED_REDIRECT_HOSTS ?? 'checkout.stripe.com,billing.stripe.com,invoice.stripe.com,pay.stripe.com')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
     blobStore,
     s3: {
       endpoint: s3Endpoint,
@@ -94,7 +111,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretAccessKey: optional(env, 'S3_SECRET_ACCESS_KEY'),
       forcePathStyle: pathStyle === 'true',
     },
-    storageLimitHours,
     port,
     host,
     appUrl,

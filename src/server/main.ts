@@ -26,6 +26,15 @@ import { UploadRepository } from './repositories/upload.repository';
 import { LibraryService } from './services/library.service';
 import type { JobQueue, StorageQuota } from './services/ports';
 import { UploadService } from './services/upload.service';
+import type { PaymentProvider } from './adapters/billing/paymentProvider';
+import { LocalPaymentProvider } from './adapters/billing/localProvider';
+import { StripePaymentProvider } from './adapters/billing/stripeProvider';
+import { renewalJob } from './jobs/renewal.job';
+import { BillingRepository } from './repositories/billing.repository';
+import { LedgerRepository } from './repositories/ledger.repository';
+import { BillingService } from './services/billing.service';
+import { loadCatalog } from './services/catalog';
+import { LedgerService } from './services/ledger.service';
 import { CodeRepository } from './repositories/code.repository';
 import { RateRepository } from './repositories/rate.repository';
 import { SupportRepository } from './repositories/support.repository';
@@ -43,6 +52,8 @@ export interface RunningServer {
   libraries: LibraryService;
   uploads: UploadService;
   blobs: BlobStore;
+  billing: BillingService;
+  ledger: LedgerService;
   close(): Promise<void>;
 }
 
@@ -100,7 +111,24 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       tokens,
       demoItems: () => demoItems,
     });
-    const quota: StorageQuota = { limitHours: async () => config.storageLimitHours };
+    const ledgerRepo = new LedgerRepository(database.db);
+    const ledger = new LedgerService(ledgerRepo);
+    const billingRepo = new BillingRepository(database.db);
+    const provider: PaymentProvider = config.stripeSecretKey
+      ? new StripePaymentProvider(config.stripeSecretKey, config.stripeWebhookSecret)
+      : new LocalPaymentProvider(tokens, () => config.appUrl);
+    const billing = new BillingService({
+      repo: billingRepo,
+      ledger,
+      ledgerRepo,
+      media: mediaRepo,
+      catalog: loadCatalog(config.billingProductsFile),
+      provider,
+      appUrl: () => config.appUrl,
+      allowedRedirectHosts: config.allowedRedirectHosts,
+      signupBonus: { credits: config.signupBonusCredits, days: config.signupBonusDays },
+    });
+    const quota: StorageQuota = billing;
     const uploads = new UploadService({
       library: libraries,
       media: mediaRepo,
@@ -128,9 +156,14 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       mailer,
       appUrl: () => config.appUrl,
       intercomSecret: config.intercomSecret,
-      onUserCreated: [(user) => libraries.provisionUser(user)],
+      onUserCreated: [(user) => billing.grantSignupBonus(user), (user) => libraries.provisionUser(user)],
     });
-    const app = await buildHttpApp(config, log, { accounts, libraries, uploads, blobs, tokens }, adminKey);
+    const app = await buildHttpApp(
+      config,
+      log,
+      { accounts, libraries, uploads, blobs, tokens, billing, provider, billingRepo, users },
+      adminKey,
+    );
     cleanup.push(() => app.close());
 
     const boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));
@@ -138,7 +171,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     cleanup.push(() => boss.stop({ graceful: true, wait: true, timeout: 10_000 }));
     await registerJobs(
       boss,
-      [accountCleanupJob(accounts), ingestJob(mediaRepo, blobs) as JobDefinition, uploadExpiryJob(uploads)],
+      [accountCleanupJob(accounts), ingestJob(mediaRepo, blobs) as JobDefinition, uploadExpiryJob(uploads), renewalJob(billing)],
       config.role !== 'api',
     );
 
@@ -153,7 +186,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       });
       cleanup.push(() => fs.rmSync(adminKeyFile(config.dataDir), { force: true }));
     }
-    return { url, config, app, database, boss, accounts, libraries, uploads, blobs, close: closeAll };
+    return { url, config, app, database, boss, accounts, libraries, uploads, blobs, billing, ledger, close: closeAll };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw err;

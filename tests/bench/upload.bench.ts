@@ -95,7 +95,6 @@ async function viaApi(): Promise<Array<{ mbps: number; finishMs: number }>> {
     DATA_DIR: path.join(dir, 'data'),
     LOG_LEVEL: 'silent',
     WEB_DIR: path.join(dir, 'none'),
-    STORAGE_LIMIT_HOURS: '1000',
   });
   try {
     const api = client(server.url);
@@ -120,8 +119,8 @@ async function viaApi(): Promise<Array<{ mbps: number; finishMs: number }>> {
       const t1 = performance.now();
       if (fin.status !== 200) throw new Error(`finish ${fin.status}: ${fin.body.error?.message}`);
       runs.push({ mbps: mb / ((t1 - t0) / 1000), finishMs: t1 - f0 });
-    // like the raw copy, leave no gigabyte behind for the next round's writeback to compete with
-    await api('DELETE', API.media(lib._id, media._id), { token });
+      // like the raw copy, leave no gigabyte behind for the next round's writeback to compete with
+      await api('DELETE', API.media(lib._id, media._id), { token });
     }
     return runs;
   } finally {

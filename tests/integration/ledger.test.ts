@@ -10,7 +10,7 @@ const day = 86_400_000;
 const T0 = new Date('2026-12-01T00:00:00Z').getTime();
 
 beforeAll(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ SIGNUP_BONUS_CREDITS: '0' }); // these tests grant their own notes
   repo = new LedgerRepository(t.server.database.db);
 });
 afterAll(async () => {

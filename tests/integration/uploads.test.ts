@@ -6,6 +6,7 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, MSG_LIB, UNSUPPORTED_FILE_TYPE, UPLOAD_CHUNK_SIZE, type Media, type PreviewTokenAnswer } from '../../src/contract';
 import { LocalBlobStore } from '../../src/server/adapters/blobs/localBlobStore';
+import { DEFAULT_CATALOG } from '../../src/server/services/catalog';
 import { startTestServer } from './support/harness';
 import {
   defaultLibrary,
@@ -233,7 +234,16 @@ describe('local part URLs', () => {
   });
 
   it('refuses uploads beyond the storage limit', async () => {
-    const small = await startTestServer({ STORAGE_LIMIT_HOURS: '0.0005' }); // 1.8 s
+    // a catalogue whose Free Trial allows 1.8 s of media
+    const catalog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-')), 'products.json');
+    fs.writeFileSync(
+      catalog,
+      JSON.stringify({
+        ...DEFAULT_CATALOG,
+        freeTrial: { ...DEFAULT_CATALOG.freeTrial, quota: { ...DEFAULT_CATALOG.freeTrial.quota, storageHours: 0.0005 } },
+      }),
+    );
+    const small = await startTestServer({ BILLING_PRODUCTS_FILE: catalog });
     try {
       const { token: tk } = await verifiedUser(small, 'quota');
       const l = await defaultLibrary(small, tk);

@@ -2,12 +2,14 @@ import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001_accounts';
 import * as m0002 from './migrations/0002_libraries';
 import * as m0003 from './migrations/0003_credits';
+import * as m0004 from './migrations/0004_billing';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_libraries': m0002,
   '0003_credits': m0003,
+  '0004_billing': m0004,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -12,6 +12,7 @@ export interface UsersTable {
   token_version: Generated<number>;
   settings: Json<Record<string, unknown>>;
   last_verification_sent_at: Timestamp | null;
+  stripe_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -65,6 +66,9 @@ export interface DB {
   credit_accounts: CreditAccountsTable;
   credit_notes: CreditNotesTable;
   credit_entries: CreditEntriesTable;
+  subscriptions: SubscriptionsTable;
+  invoices: InvoicesTable;
+  billing_events: BillingEventsTable;
 }
 
 export interface LibrariesTable {
@@ -162,4 +166,42 @@ export interface CreditEntriesTable {
   allocations: Json<Array<{ noteId: string; amount: number }>>;
   note_id: string | null;
   created_at: Timestamp;
+}
+
+export interface SubscriptionsTable {
+  user_id: string;
+  product_id: string;
+  pending_product_id: string | null;
+  status: 'active' | 'ended';
+  cancel_at_period_end: Generated<boolean>;
+  term_start: Date | string;
+  term_end: Date | string;
+  provider: string;
+  provider_ref: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface InvoicesTable {
+  id: Generated<string>;
+  number: Generated<number>;
+  user_id: string;
+  kind: 'subscription' | 'top-up';
+  product_id: string;
+  product_name: string;
+  quantity: number;
+  amount: number;
+  currency: string;
+  credits: number;
+  storage_hours: number;
+  provider: string;
+  provider_ref: string | null;
+  idempotency_key: string;
+  created_at: Timestamp;
+}
+
+export interface BillingEventsTable {
+  id: string;
+  type: string;
+  received_at: Timestamp;
 }

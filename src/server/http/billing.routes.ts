@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import { API, formatPrice, MSG_BILLING, settingsPath } from '../../contract';
+import { LocalPaymentProvider } from '../adapters/billing/localProvider';
+import type { PaymentProvider } from '../adapters/billing/paymentProvider';
+import { StripePaymentProvider } from '../adapters/billing/stripeProvider';
+import { AppError, forbidden } from '../errors';
+import type { BillingRepository } from '../repositories/billing.repository';
+import type { UserRepository } from '../repositories/user.repository';
+import type { AccountService } from '../services/account.service';
+import type { BillingService } from '../services/billing.service';
+import { requireAuth, sessionOf } from './auth';
+import { ok, reply } from './envelope';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · Clipseek</title>
+<style>body{font-family:system-ui,sans-serif;background:#0b0c10;color:#e8e8ee;max-width:720px;margin:40px auto;padding:0 20px}a{color:#a78bfa}table{width:100%;border-collapse:collapse}td,th{padding:8px;border-bottom:1px solid #2a2b36;text-align:left}button{background:#ef4444;color:#fff;border:0;border-radius:8px;padding:10px 16px;font-weight:600;cursor:pointer}.muted{color:#9ca3af}</style></head><body>${body}</body></html>`;
+
+/** Billing calls (accounts spec section 7) at their exact paths, plus the providers' own endpoints. */
+export function billingRoutes(
+  app: FastifyInstance,
+  accounts: AccountService,
+  billing: BillingService,
+  provider: PaymentProvider,
+  repo: BillingRepository,
+  users: UserRepository,
+  appUrl: () => string,
+) {
+  const auth = { preHandler: requireAuth(accounts) };
+  const user = (req: Parameters<typeof sessionOf>[0]) => sessionOf(req).user;
+
+  app.get(API.billingInfo, auth, async (req, res) => reply(req, res, ok(await billing.info(user(req)))));
+  app.get<{ Querystring: { limit?: string; olderThan?: string } }>(API.usageHistory, auth, async (req, res) =>
+    reply(req, res, ok(await billing.usageHistory(user(req), Number(req.query.limit ?? 10), req.query.olderThan))),
+  );
+  app.get(API.subscriptionsAvailable, async (req, res) => reply(req, res, ok(billing.catalog.subscriptions)));
+  app.get(API.oneTimeAvailable, async (req, res) => reply(req, res, ok(billing.catalog.oneTime)));
+  app.post<{ Body: { quantity: number } }>(
+    API.oneTimePurchase,
+    { ...auth, schema: { body: { type: 'object', required: ['quantity'], properties: { quantity: { type: 'integer' } } } } },
+    async (req, res) => reply(req, res, ok(await billing.purchaseOneTime(user(req), req.body.quantity))),
+  );
+  const productBody = { body: { type: 'object', required: ['productId'], properties: { productId: { type: 'string', maxLength: 200 } } } };
+  app.post<{ Body: { productId: string } }>(API.subscriptionPurchase, { ...auth, schema: productBody }, async (req, res) =>
+    reply(req, res, ok(await billing.purchaseSubscription(user(req), req.body.productId))),
+  );
+  app.post<{ Body: { productId: string } }>(API.subscriptionChange, { ...auth, schema: productBody }, async (req, res) =>
+    reply(req, res, ok(await billing.changeSubscription(user(req), req.body.productId))),
+  );
+  app.get(API.billingPortal, auth, async (req, res) => reply(req, res, ok(await billing.portalUrl(user(req)))));
+  app.get<{ Params: { id: string } }>(
+    API.invoiceUrl(':id'),
+    { ...auth, schema: { params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } } },
+    async (req, res) => reply(req, res, ok(await billing.invoiceUrl(user(req), req.params.id))),
+  );
+
+  if (provider instanceof StripePaymentProvider) {
+    // Stripe signs the exact bytes, so this route keeps the raw body.
+    void app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+      scope.post(API.stripeWebhook, async (req, res) => {
+        let event;
+        try {
+          event = provider.parseWebhook(req.body as Buffer, String(req.headers['stripe-signature'] ?? ''));
+        } catch (err) {
+          throw new AppError('bad_request', `Webhook signature verification failed: ${(err as Error).message}`);
+        }
+        const result = await billing.applyStripeEvent(event);
+        return reply(req, res, ok({ received: true, result }));
+      });
+    });
+  }
+
+  if (provider instanceof LocalPaymentProvider) {
+    app.get<{ Querystring: { u?: string; exp?: string; sig?: string } }>(API.localPortal, async (req, res) => {
+      const { u = '', exp = '', sig = '' } = req.query;
+      if (!provider.verifyPortal(u, exp, sig)) throw forbidden('This portal link is not valid or has expired.');
+      const info = await billing.info((await users.byId(u))!);
+      const invoices = await repo.invoicesOf(u);
+      const rows = await Promise.all(
+        invoices.map(
+          async (i) =>
+            `<tr><td><a href="${esc(await provider.invoiceUrl(i))}">CS-${i.number}</a></td><td>${esc(i.product_name)}${i.quantity > 1 ? ` × ${i.quantity}` : ''}</td><td>${esc(formatPrice(Number(i.amount), i.currency))}</td><td>${new Date(i.created_at).toISOString().slice(0, 10)}</td></tr>`,
+        ),
+      );
+      const sub = info.subscription;
+      const cancel =
+        sub.status === 'active'
+          ? `<form method="post" action="${API.localPortalCancel}?u=${u}&exp=${exp}&sig=${sig}"><p>Your ${esc(sub.product.name)} plan renews on ${sub.termEnd!.slice(0, 10)}.</p><button type="submit">Cancel subscription</button></form>`
+          : sub.termEnd
+            ? `<p>${esc(MSG_BILLING.willNotRenew)} Your ${esc(sub.product.name)} plan ends on ${sub.termEnd.slice(0, 10)}.</p>`
+            : `<p>You are on the ${esc(sub.product.name)} plan.</p>`;
+      return res
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            'Billing portal',
+            `<h1>Billing portal</h1>${cancel}<h2>Invoices</h2><table><tr><th>Number</th><th>Item</th><th>Amount</th><th>Date</th></tr>${rows.join('') || '<tr><td colspan="4" class="muted">No invoices yet.</td></tr>'}</table><p><a href="${esc(appUrl() + settingsPath('billing'))}">Back to Clipseek</a></p>`,
+          ),
+        );
+    });
+    app.post<{ Querystring: { u?: string; exp?: string; sig?: string } }>(API.localPortalCancel, async (req, res) => {
+      const { u = '', exp = '', sig = '' } = req.query;
+      if (!provider.verifyPortal(u, exp, sig)) throw forbidden('This portal link is not valid or has expired.');
+      await billing.cancelAtPeriodEnd(u);
+      return res.redirect(`${API.localPortal}?u=${u}&exp=${exp}&sig=${sig}`, 303);
+    });
+    app.get<{ Params: { id: string }; Querystring: { sig?: string } }>(API.localInvoice(':id'), async (req, res) => {
+      if (!provider.verifyInvoice(req.params.id, req.query.sig ?? '')) throw forbidden('This invoice link is not valid.');
+      const i = await repo.invoiceById(req.params.id);
+      if (!i) throw new AppError('not_found', 'Invoice not found');
+      const owner = await users.byId(i.user_id);
+      return res
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            `Invoice CS-${i.number}`,
+            `<h1>Invoice CS-${i.number}</h1><p class="muted">Clipseek · ${new Date(i.created_at).toISOString().slice(0, 10)} · billed to ${esc(owner?.email ?? '')}</p><table><tr><th>Item</th><th>Qty</th><th>Credits</th><th>Amount</th></tr><tr><td>${esc(i.product_name)}</td><td>${i.quantity}</td><td>${Number(i.credits).toLocaleString('en-US')}</td><td>${esc(formatPrice(Number(i.amount), i.currency))}</td></tr></table><p>Paid.</p>`,
+          ),
+        );
+    });
+  }
+}
