@@ -20,6 +20,12 @@ const NEEDED = [
   ['ffmpeg', 'ffmpeg'],
   ['ffprobe', 'ffmpeg'],
   ['/usr/lib/postgresql', 'postgresql'],
+  ['pocketsphinx', 'pocketsphinx'],
+  ['/usr/share/pocketsphinx/model/en-us', 'pocketsphinx-en-us'],
+  ['flite', 'flite'],
+  ['espeak-ng', 'espeak-ng'],
+  ['/usr/share/darknet/data/dog.jpg', 'darknet'],
+  ['/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf', 'fonts-dejavu-core'],
 ];
 const present = (bin) => (bin.startsWith('/') ? fs.existsSync(bin) : has(bin));
 const missing = [...new Set(NEEDED.filter(([bin]) => !present(bin)).map(([, pkg]) => pkg))];
@@ -40,6 +46,10 @@ if (missing.length) {
     process.exit(1);
   }
 }
+
+// 1b. pgvector for the real-PostgreSQL pass: bookworm has no binary package, so it is built from
+// Debian's source package (trixie's), as ARCHITECTURE.md says.
+ensurePgvector();
 
 // 2. npm dependencies, when this is a fresh clone.
 if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
@@ -68,9 +78,55 @@ if (!onlySome || process.env.TEST_POSTGRES === '1') {
 }
 process.exit(failed ? 1 : 0);
 
+function pgVersion() {
+  return fs.readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))[0];
+}
+
+function ensurePgvector() {
+  const v = pgVersion();
+  if (fs.existsSync(`/usr/share/postgresql/${v}/extension/vector.control`)) return;
+  if (process.getuid?.() !== 0 || !has('apt-get')) {
+    console.error(
+      `pgvector is missing for PostgreSQL ${v}: build it from Debian's pgvector source package (make && sudo make install), then run npm test again.`,
+    );
+    process.exit(1);
+  }
+  console.log(`Building pgvector for PostgreSQL ${v} from Debian's source package...`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const srcList = '/etc/apt/sources.list.d/clipseek-pgvector-src.sources';
+  fs.writeFileSync(
+    srcList,
+    'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n',
+  );
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pgvector-'));
+  const steps = [
+    ['apt-get', ['install', '-y', '-qq', '--no-install-recommends', `postgresql-server-dev-${v}`, 'build-essential', 'dpkg-dev'], root],
+    ['apt-get', ['update', '-qq'], root],
+    ['apt-get', ['source', '-qq', 'pgvector'], work],
+  ];
+  for (const [cmd, a, cwd] of steps) {
+    if (run(cmd, a, { env, cwd }) !== 0) {
+      console.error(
+        `Could not fetch pgvector's source (${cmd} ${a.join(' ')}): install pgvector for PostgreSQL ${v} and run npm test again.`,
+      );
+      process.exit(1);
+    }
+  }
+  const dir = path.join(
+    work,
+    fs.readdirSync(work).find((d) => d.startsWith('pgvector-') && fs.statSync(path.join(work, d)).isDirectory()),
+  );
+  const pgConfig = `PG_CONFIG=/usr/lib/postgresql/${v}/bin/pg_config`;
+  if (run('make', ['-s', pgConfig, 'OPTFLAGS='], { cwd: dir }) !== 0 || run('make', ['-s', 'install', pgConfig], { cwd: dir }) !== 0) {
+    console.error('Building pgvector failed: see the output above.');
+    process.exit(1);
+  }
+  fs.rmSync(srcList, { force: true });
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
 function startPostgres() {
-  const versions = fs.readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
-  const bin = path.join('/usr/lib/postgresql', versions[0], 'bin');
+  const bin = path.join('/usr/lib/postgresql', pgVersion(), 'bin');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-pg-'));
   const data = path.join(dir, 'data');
   const port = String(15432 + Math.floor(Math.random() * 1000));

@@ -151,3 +151,11 @@ export function isAllowedRedirect(url: string, allowedHosts: readonly string[], 
   if (u.protocol !== 'https:') return false;
   return allowedHosts.some((h) => u.hostname === h || (h.startsWith('*.') && u.hostname.endsWith(h.slice(1))));
 }
+
+/** Spec wording (accounts section 2) that MSG_BILLING does not carry: the credits dropdown's link. */
+export const MSG_BILLING_LINKS = {
+  billingHistory: 'Billing & Credits History',
+} as const;
+
+/** Top-up quantities a purchase accepts (1 to this); the pricing page's picker uses the same bounds. */
+export const TOP_UP_MAX_QUANTITY = 100;

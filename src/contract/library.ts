@@ -57,6 +57,10 @@ export interface Media {
   capabilities: { preview: boolean };
   error: { message: string } | null;
   kind: 'video' | 'image';
+  /** The thumbnail strip (API.mediaStrip): `count` frames `width` × `height`, one every `interval` s. Null until made. */
+  thumbnails: { interval: number; count: number; width: number; height: number } | null;
+  /** Features the index could not compute for this media (a model was missing), by name. */
+  missingFeatures: string[];
   metadata: {
     name: string;
     filename: string;
@@ -338,3 +342,57 @@ export const MSG_MEDIA = {
   unexpectedStatus: 'An unexpected error occurred. Please contact support.',
 } as const;
 export const isMediaSortValue = (value: unknown): value is MediaSortValue => MEDIA_SORT_VALUES.includes(value as MediaSortValue);
+
+// Search (libraries spec sections 3, 4, 7, 9)
+export type SearchResultType = 'visual' | 'transcript' | 'unified';
+export const SEARCH_RESULT_TYPES: readonly SearchResultType[] = ['visual', 'transcript', 'unified'];
+export const SEARCH_DEFAULT_LIMIT = 100;
+export const SEARCH_DEFAULT_SKIP = 0;
+
+/** A moment: a time range inside a media. */
+export interface Moment {
+  id: string;
+  mediaId: string;
+  libraryId: string;
+  startTime: number;
+  endTime: number;
+  text: string;
+  score: number;
+}
+
+export interface SearchRequest {
+  text?: string;
+  /** A data:image/... URL. */
+  image?: string;
+  /** A moment id (from an earlier result): find similar moments. */
+  clipId?: string;
+  sample?: number;
+  mediaIds?: string[];
+}
+
+export interface SearchResults {
+  results: Moment[];
+  medias: Record<string, Media>;
+  /** Features some media in the searched libraries were indexed without (a model was missing). */
+  missingFeatures?: string[];
+}
+
+export interface MultiSearchResults {
+  results: Array<{ libraryId: string; results: Moment[] }>;
+  medias: Record<string, Media>;
+}
+
+/** Moment ids carry their media and range, so a moment query needs no lookup table. */
+export const momentId = (mediaId: string, start: number, end: number) =>
+  `m_${mediaId}_${Math.round(start * 1000)}_${Math.round(end * 1000)}`;
+export function parseMomentId(id: string): { mediaId: string; start: number; end: number } | null {
+  const m = /^m_([0-9a-f-]{36})_(\d+)_(\d+)$/.exec(id);
+  return m ? { mediaId: m[1]!, start: Number(m[2]) / 1000, end: Number(m[3]) / 1000 } : null;
+}
+
+export const MSG_SEARCH = {
+  momentNotFound: 'Moment not found',
+  searchHeadline: "Find the exact moments you're thinking about across your videos",
+  searchSubline: 'Search the Demo library or select an alternate library below.',
+  placeholder: 'Ask me anything...',
+} as const;

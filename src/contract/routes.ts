@@ -53,6 +53,20 @@ export const API = {
   uploadsClear: (libraryId: string) => `/library/${libraryId}/media/uploads/clear`,
   /** Not named by the spec ("refresh by index range"): query folderId, sort, start, end. */
   mediaRange: (libraryId: string) => `/library/${libraryId}/media/range`,
+  /** HLS preview playlist (spec 7); authorised by the library preview token (`?token=`) or a bearer token. */
+  mediaPreview: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/preview`,
+  mediaPreviewSegment: (libraryId: string, mediaId: string, segment: string) => `/library/${libraryId}/media/${mediaId}/preview/${segment}`,
+  /** The spec's token-looked-up playlist path: query token, libraryId, mediaId. */
+  previewPlaylist: '/media/preview/hls/playlist.m3u8',
+  /** Thumbnail strip image of a media (frames side by side; geometry in Media.thumbnails). */
+  mediaStrip: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/thumbnails/strip.webp`,
+  /** Transcript and shot descriptions (spec 7): query libraryId, mediaId. */
+  transcriptJson: '/data/transcript.json',
+  shotDescriptionsJson: '/data/shot_descriptions.json',
+  searchVisual: (libraryId: string) => `/library/${libraryId}/search/visual`,
+  searchTranscript: (libraryId: string) => `/library/${libraryId}/search/transcript`,
+  searchUnified: (libraryId: string) => `/library/${libraryId}/search/unified`,
+  searchMulti: '/search/visual',
   /** Poster/thumbnail of a media at a timestamp; authorised by the library preview token. */
   mediaThumbnail: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/media/thumbnail.webp`,
 } as const;

@@ -12,6 +12,10 @@ import type { BlobStore } from './adapters/blobs/blobStore';
 import type { TokenSigner } from './adapters/security/tokens';
 import { blobRoutes } from './http/blob.routes';
 import { billingRoutes } from './http/billing.routes';
+import { previewRoutes } from './http/preview.routes';
+import { searchRoutes } from './http/search.routes';
+import type { SearchService } from './services/search.service';
+import type { IndexRepository } from './repositories/index.repository';
 import type { PaymentProvider } from './adapters/billing/paymentProvider';
 import type { BillingRepository } from './repositories/billing.repository';
 import type { UserRepository } from './repositories/user.repository';
@@ -31,6 +35,8 @@ export interface Services {
   provider: PaymentProvider;
   billingRepo: BillingRepository;
   users: UserRepository;
+  index: IndexRepository;
+  search: SearchService;
 }
 
 /** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
@@ -60,6 +66,8 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
   accountRoutes(app, services.accounts);
   libraryRoutes(app, services.accounts, services.libraries, services.uploads);
   blobRoutes(app, services.blobs, services.uploads, services.libraries, services.tokens);
+  searchRoutes(app, services.accounts, services.search);
+  previewRoutes(app, services.accounts, services.libraries, services.index, services.blobs, services.tokens);
   billingRoutes(app, services.accounts, services.billing, services.provider, services.billingRepo, services.users, () => config.appUrl);
   adminRoutes(app, services.accounts, adminKey, () => config.appUrl);
   await registerWebApp(app, config.webDir);

@@ -31,6 +31,8 @@ export interface Config {
   signupBonusDays: number;
   /** Hosts the app may send people to (payment pages); the app's own origin is always allowed. */
   allowedRedirectHosts: string[];
+  /** Folder of the indexer's model files (see ../shared/models/README.md). */
+  modelsDir: string;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),
+    modelsDir: path.resolve(env.MODELS_DIR || path.join(import.meta.dirname, '../../../shared/models')),
     blobStore,
     s3: {
       endpoint: s3Endpoint,

@@ -26,6 +26,12 @@ import { UploadRepository } from './repositories/upload.repository';
 import { LibraryService } from './services/library.service';
 import type { JobQueue, StorageQuota } from './services/ports';
 import { UploadService } from './services/upload.service';
+import { IndexRepository } from './repositories/index.repository';
+import { IngestService } from './services/ingest.service';
+import { SearchRepository } from './repositories/search.repository';
+import { SearchService } from './services/search.service';
+import type { IndexModels } from './services/ports';
+import { loadIndexModels } from './models';
 import type { PaymentProvider } from './adapters/billing/paymentProvider';
 import { LocalPaymentProvider } from './adapters/billing/localProvider';
 import { StripePaymentProvider } from './adapters/billing/stripeProvider';
@@ -129,6 +135,25 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       signupBonus: { credits: config.signupBonusCredits, days: config.signupBonusDays },
     });
     const quota: StorageQuota = billing;
+    const indexRepo = new IndexRepository(database.db);
+    const models: IndexModels = await loadIndexModels(config.modelsDir, log);
+    const search = new SearchService({
+      search: new SearchRepository(database.db),
+      libraries: new LibraryRepository(database.db),
+      media: mediaRepo,
+      models,
+    });
+    const ingest = new IngestService({
+      media: mediaRepo,
+      index: indexRepo,
+      blobs,
+      models,
+      billing: {
+        balance: (userId) => ledger.balance(userId),
+        charge: async (userId, amount, key, reason) => void (await ledger.charge(userId, { amount, key, reason })),
+      },
+      workDir: path.join(config.dataDir, 'work'),
+    });
     const uploads = new UploadService({
       library: libraries,
       media: mediaRepo,
@@ -161,7 +186,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const app = await buildHttpApp(
       config,
       log,
-      { accounts, libraries, uploads, blobs, tokens, billing, provider, billingRepo, users },
+      { accounts, libraries, uploads, blobs, tokens, billing, provider, billingRepo, users, index: indexRepo, search },
       adminKey,
     );
     cleanup.push(() => app.close());
@@ -171,7 +196,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     cleanup.push(() => boss.stop({ graceful: true, wait: true, timeout: 10_000 }));
     await registerJobs(
       boss,
-      [accountCleanupJob(accounts), ingestJob(mediaRepo, blobs) as JobDefinition, uploadExpiryJob(uploads), renewalJob(billing)],
+      [accountCleanupJob(accounts), ingestJob(ingest) as JobDefinition, uploadExpiryJob(uploads), renewalJob(billing)],
       config.role !== 'api',
     );
 

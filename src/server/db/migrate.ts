@@ -3,6 +3,7 @@ import * as m0001 from './migrations/0001_accounts';
 import * as m0002 from './migrations/0002_libraries';
 import * as m0003 from './migrations/0003_credits';
 import * as m0004 from './migrations/0004_billing';
+import * as m0005 from './migrations/0005_index';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_libraries': m0002,
   '0003_credits': m0003,
   '0004_billing': m0004,
+  '0005_index': m0005,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -69,6 +69,9 @@ export interface DB {
   subscriptions: SubscriptionsTable;
   invoices: InvoicesTable;
   billing_events: BillingEventsTable;
+  shots: ShotsTable;
+  keyframes: KeyframesTable;
+  transcript_segments: TranscriptSegmentsTable;
 }
 
 export interface LibrariesTable {
@@ -115,6 +118,8 @@ export interface MediaTable {
   probe: Json<Record<string, unknown>> | null;
   origin: Json<{ source: 'external' | 'user'; type?: string; url?: string }>;
   has_preview: Generated<boolean>;
+  /** Ingest bookkeeping: stages done, derived-file facts, features that could not be computed. */
+  ingest: ColumnType<IngestState, string | undefined, string>;
   error_message: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -204,4 +209,48 @@ export interface BillingEventsTable {
   id: string;
   type: string;
   received_at: Timestamp;
+}
+
+export interface IngestState {
+  done: string[];
+  stage?: string;
+  hls?: { segments: number };
+  strip?: { interval: number; columns: number; count: number; width: number; height: number };
+  missing?: string[];
+  charged?: number;
+}
+
+export interface ShotsTable {
+  media_id: string;
+  idx: number;
+  start: number;
+  end: number;
+  description: Generated<string>;
+}
+
+export interface KeyframesTable {
+  id: Generated<string>;
+  media_id: string;
+  library_id: string;
+  t: number;
+  shot_idx: number;
+  objects: Json<unknown[]>;
+  classes: Json<unknown[]>;
+  colours: Json<unknown[]>;
+  ocr: Generated<string>;
+  terms: string | null;
+  embedding: string | null;
+  clip: string | null;
+}
+
+export interface TranscriptSegmentsTable {
+  id: Generated<string>;
+  media_id: string;
+  library_id: string;
+  start: number;
+  end: number;
+  text: string;
+  speaker: Generated<string>;
+  words: Json<unknown[]>;
+  tsv: Generated<string>;
 }

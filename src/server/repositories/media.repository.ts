@@ -16,6 +16,11 @@ export class MediaRepository {
     return this.db.selectFrom('media').selectAll().where('id', '=', mediaId).where('library_id', '=', libraryId).executeTakeFirst();
   }
 
+  manyById(ids: string[]) {
+    if (!ids.length) return Promise.resolve([] as MediaRow[]);
+    return this.db.selectFrom('media').selectAll().where('id', 'in', ids).execute();
+  }
+
   manyInLibrary(libraryId: string, ids: string[]) {
     if (!ids.length) return Promise.resolve([] as MediaRow[]);
     return this.db.selectFrom('media').selectAll().where('library_id', '=', libraryId).where('id', 'in', ids).execute();

@@ -20,6 +20,15 @@ export function toMedia(row: MediaRow): Media {
     capabilities: { preview: row.has_preview },
     error: row.error_message ? { message: row.error_message } : null,
     kind: row.kind,
+    thumbnails: row.ingest?.strip
+      ? {
+          interval: row.ingest.strip.interval,
+          count: row.ingest.strip.count,
+          width: row.ingest.strip.width,
+          height: row.ingest.strip.height,
+        }
+      : null,
+    missingFeatures: row.ingest?.missing ?? [],
     metadata: {
       name: row.name,
       filename: row.filename,

@@ -7,3 +7,41 @@ export interface JobQueue {
 export interface StorageQuota {
   limitHours(userId: string): Promise<number>;
 }
+
+/** What ingest needs from the model adapters (src/server/adapters/models implements it). */
+export interface IndexModels {
+  /** Per-keyframe visual features, or null when the models are missing (reported in `missing`). */
+  visual: {
+    analyze(images: Buffer[]): Promise<
+      Array<{
+        objects: Array<{ label: string; score: number; box: [number, number, number, number] }>;
+        classes: Array<{ label: string; wnid: string; score: number }>;
+        embedding: Float32Array;
+        colours: Array<{ name: string; fraction: number }>;
+        text: Array<{ word: string; confidence: number }>;
+        clip: Float32Array | null;
+        missing: string[];
+      }>
+    >;
+  } | null;
+  speech: {
+    transcribe(
+      wavPath: string,
+      opts?: { onProgress?(f: number): void },
+    ): Promise<Array<{ start: number; end: number; text: string; words: Array<{ word: string; start: number; end: number }> }>>;
+  } | null;
+  /** A label and the words it should be found by (synonyms, hypernyms). */
+  expandLabel(label: string): string[];
+  /** A query word's base forms and synonyms ('horses' -> horse). */
+  normaliseQueryTerm(word: string): string[];
+  /** CLIP text tower, when the CLIP pair is installed. */
+  textEncoder: { embed(text: string): Promise<Float32Array | null> } | null;
+  /** Models that could not be loaded, by name. */
+  missing: string[];
+}
+
+/** Credits for ingest. */
+export interface IngestBilling {
+  balance(userId: string): Promise<number>;
+  charge(userId: string, amount: number, key: string, reason: string): Promise<void>;
+}

@@ -45,3 +45,10 @@ export interface BlobStore {
   /** Deletes everything under a key prefix. */
   deletePrefix(prefix: string): Promise<void>;
 }
+
+/** Reads a whole (small) object stream into memory. */
+export async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API } from '../../contract';
+import { readAll, type BlobStore } from '../adapters/blobs/blobStore';
+import type { TokenSigner } from '../adapters/security/tokens';
+import { AppError, forbidden } from '../errors';
+import type { IndexRepository } from '../repositories/index.repository';
+import type { AccountService } from '../services/account.service';
+import type { LibraryService } from '../services/library.service';
+import { bearer } from './auth';
+import { ok, reply } from './envelope';
+
+/**
+ * Streaming and moment data: HLS previews, thumbnail strips, transcripts and shot descriptions.
+ * Players and <img> tags cannot send headers, so these accept the library preview token in the
+ * query as well as a bearer token.
+ */
+export function previewRoutes(
+  app: FastifyInstance,
+  accounts: AccountService,
+  libs: LibraryService,
+  index: IndexRepository,
+  blobs: BlobStore,
+  tokens: TokenSigner,
+) {
+  async function authorise(req: FastifyRequest, libraryId: string, mediaId: string) {
+    const q = req.query as { token?: string };
+    let userId: string;
+    if (q.token) {
+      const p = await tokens.verifyPreview(q.token);
+      if (p.libraryId !== libraryId) throw forbidden('The preview token is not valid for this library.');
+      userId = p.userId;
+    } else {
+      const b = bearer(req);
+      if (!b) throw new AppError('unauthorized', 'unauthorized');
+      userId = (await accounts.authenticate(b)).user.id;
+    }
+    return libs.ownedMedia(userId, libraryId, mediaId);
+  }
+
+  const playlist = async (req: FastifyRequest, libraryId: string, mediaId: string) => {
+    const media = await authorise(req, libraryId, mediaId);
+    if (!media.has_preview) throw new AppError('not_found', 'No preview is available for this media yet.');
+    const token = (req.query as { token?: string }).token;
+    const text = (await readAll(await blobs.read(`derived/${media.id}/hls/playlist.m3u8`))).toString();
+    // Segment URIs become absolute and carry the token, so hls.js can fetch them as they are.
+    return text.replace(
+      /^(seg_\d+\.ts)$/gm,
+      (seg) => `${API.mediaPreviewSegment(libraryId, mediaId, seg)}${token ? `?token=${encodeURIComponent(token)}` : ''}`,
+    );
+  };
+
+  type P = {
+    Params: { libraryId: string; mediaId: string; segment: string };
+    Querystring: { token?: string; libraryId?: string; mediaId?: string };
+  };
+  app.get<P>(API.mediaPreview(':libraryId', ':mediaId'), async (req, res) =>
+    res
+      .type('application/vnd.apple.mpegurl')
+      .header('cache-control', 'private, max-age=60')
+      .send(await playlist(req, req.params.libraryId, req.params.mediaId)),
+  );
+  app.get<P>(API.previewPlaylist, async (req, res) => {
+    const { libraryId = '', mediaId = '' } = req.query;
+    return res
+      .type('application/vnd.apple.mpegurl')
+      .header('cache-control', 'private, max-age=60')
+      .send(await playlist(req, libraryId, mediaId));
+  });
+  app.get<P>(API.mediaPreviewSegment(':libraryId', ':mediaId', ':segment'), async (req, res) => {
+    if (!/^seg_\d+\.ts$/.test(req.params.segment)) throw new AppError('not_found', 'Not found.');
+    const media = await authorise(req, req.params.libraryId, req.params.mediaId);
+    const key = `derived/${media.id}/hls/${req.params.segment}`;
+    if (!(await blobs.exists(key))) throw new AppError('not_found', 'Not found.');
+    return res
+      .type('video/mp2t')
+      .header('cache-control', 'private, max-age=86400')
+      .send(await blobs.read(key));
+  });
+  app.get<P>(API.mediaStrip(':libraryId', ':mediaId'), async (req, res) => {
+    const media = await authorise(req, req.params.libraryId, req.params.mediaId);
+    const key = `derived/${media.id}/strip.webp`;
+    if (!(await blobs.exists(key))) throw new AppError('not_found', 'No thumbnails yet.');
+    return res
+      .type('image/webp')
+      .header('cache-control', 'private, max-age=86400')
+      .send(await blobs.read(key));
+  });
+
+  app.get<P>(API.transcriptJson, async (req, res) => {
+    const media = await authorise(req, req.query.libraryId ?? '', req.query.mediaId ?? '');
+    const segments = (await index.transcript(media.id)).map((s) => ({ start: s.start, end: s.end, text: s.text, speaker: s.speaker }));
+    return reply(req, res, ok({ segments }));
+  });
+  app.get<P>(API.shotDescriptionsJson, async (req, res) => {
+    const media = await authorise(req, req.query.libraryId ?? '', req.query.mediaId ?? '');
+    const descriptions = (await index.shots(media.id))
+      .filter((s) => s.description)
+      .map((s) => ({ start: s.start, end: s.end, desc: s.description }));
+    return reply(req, res, ok({ descriptions }));
+  });
+}

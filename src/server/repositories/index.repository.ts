@@ -1,0 +1,189 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB, IngestState } from '../db/schema';
+
+const vec = (v: Float32Array | null) => (v ? `[${Array.from(v, (x) => x.toFixed(6)).join(',')}]` : null);
+
+/** Shots, keyframes and transcript segments of media, and the ingest bookkeeping on the media row. */
+export class IndexRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async state(mediaId: string): Promise<IngestState> {
+    const r = await this.db.selectFrom('media').select('ingest').where('id', '=', mediaId).executeTakeFirst();
+    return (r?.ingest as IngestState | undefined) ?? { done: [] };
+  }
+
+  /** Merges into the ingest state with one statement (jsonb ||), so concurrent progress writes don't clobber it. */
+  async patchState(mediaId: string, patch: Partial<IngestState>) {
+    await this.db
+      .updateTable('media')
+      .set({ ingest: sql`ingest || ${JSON.stringify(patch)}::jsonb` as never, updated_at: new Date() })
+      .where('id', '=', mediaId)
+      .execute();
+  }
+
+  async markDone(mediaId: string, stage: string) {
+    await this.db
+      .updateTable('media')
+      .set({
+        ingest:
+          sql`jsonb_set(ingest, '{done}', (select coalesce(jsonb_agg(distinct x), '[]'::jsonb) from jsonb_array_elements_text(coalesce(ingest->'done', '[]'::jsonb) || to_jsonb(${stage}::text)) as x))` as never,
+      })
+      .where('id', '=', mediaId)
+      .execute();
+  }
+
+  async replaceShots(mediaId: string, shots: Array<{ start: number; end: number }>) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('shots').where('media_id', '=', mediaId).execute();
+      if (shots.length)
+        await trx
+          .insertInto('shots')
+          .values(shots.map((s, idx) => ({ media_id: mediaId, idx, start: s.start, end: s.end })))
+          .execute();
+    });
+  }
+
+  shots(mediaId: string) {
+    return this.db.selectFrom('shots').selectAll().where('media_id', '=', mediaId).orderBy('idx').execute();
+  }
+
+  setShotDescription(mediaId: string, idx: number, description: string) {
+    return this.db.updateTable('shots').set({ description }).where('media_id', '=', mediaId).where('idx', '=', idx).execute();
+  }
+
+  async replaceKeyframes(mediaId: string, libraryId: string, frames: Array<{ t: number; shotIdx: number }>) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('keyframes').where('media_id', '=', mediaId).execute();
+      for (let i = 0; i < frames.length; i += 500) {
+        await trx
+          .insertInto('keyframes')
+          .values(
+            frames
+              .slice(i, i + 500)
+              .map((f) => ({
+                media_id: mediaId,
+                library_id: libraryId,
+                t: f.t,
+                shot_idx: f.shotIdx,
+                objects: '[]',
+                classes: '[]',
+                colours: '[]',
+              })),
+          )
+          .execute();
+      }
+    });
+  }
+
+  keyframes(mediaId: string) {
+    return this.db
+      .selectFrom('keyframes')
+      .select(['id', 't', 'shot_idx', 'objects', 'classes', 'colours', 'ocr'])
+      .where('media_id', '=', mediaId)
+      .orderBy('t')
+      .execute();
+  }
+
+  /** Keyframes whose features are still to compute (resuming skips the rest). */
+  pendingKeyframes(mediaId: string) {
+    return this.db
+      .selectFrom('keyframes')
+      .select(['id', 't'])
+      .where('media_id', '=', mediaId)
+      .where('embedding', 'is', null)
+      .orderBy('t')
+      .execute();
+  }
+
+  async saveFeatures(
+    id: string,
+    f: {
+      objects: unknown[];
+      classes: unknown[];
+      colours: unknown[];
+      ocr: string;
+      terms: string[];
+      embedding: Float32Array;
+      clip: Float32Array | null;
+    },
+  ) {
+    await this.db
+      .updateTable('keyframes')
+      .set({
+        objects: JSON.stringify(f.objects),
+        classes: JSON.stringify(f.classes),
+        colours: JSON.stringify(f.colours),
+        ocr: f.ocr,
+        terms: sql`to_tsvector('simple', ${f.terms.join(' ')})` as never,
+        embedding: vec(f.embedding),
+        clip: vec(f.clip),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async replaceTranscript(
+    mediaId: string,
+    libraryId: string,
+    segments: Array<{ start: number; end: number; text: string; words: unknown[] }>,
+  ) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('transcript_segments').where('media_id', '=', mediaId).execute();
+      if (segments.length)
+        await trx
+          .insertInto('transcript_segments')
+          .values(
+            segments.map((s) => ({
+              media_id: mediaId,
+              library_id: libraryId,
+              start: s.start,
+              end: s.end,
+              text: s.text,
+              words: JSON.stringify(s.words),
+            })),
+          )
+          .execute();
+    });
+  }
+
+  /** A completed media holding the same shared file, whose index can be reused. */
+  async indexedTwin(blobKey: string, exceptId: string) {
+    return this.db
+      .selectFrom('media')
+      .selectAll()
+      .where('blob_key', '=', blobKey)
+      .where('id', '<>', exceptId)
+      .where('status', '=', 'completed')
+      .where(sql<boolean>`ingest->'done' ? 'complete'`)
+      .orderBy('created_at')
+      .executeTakeFirst();
+  }
+
+  /** Copies shots, keyframes (with features) and transcript of one media to another, in one transaction. */
+  async copyIndex(fromId: string, toId: string, toLibraryId: string) {
+    await this.db.transaction().execute(async (trx) => {
+      for (const t of ['shots', 'keyframes', 'transcript_segments'] as const)
+        await trx.deleteFrom(t).where('media_id', '=', toId).execute();
+      await sql`insert into shots (media_id, idx, start, "end", description) select ${toId}, idx, start, "end", description from shots where media_id = ${fromId}`.execute(
+        trx,
+      );
+      await sql`insert into keyframes (media_id, library_id, t, shot_idx, objects, classes, colours, ocr, terms, embedding, clip)
+        select ${toId}, ${toLibraryId}, t, shot_idx, objects, classes, colours, ocr, terms, embedding, clip from keyframes where media_id = ${fromId}`.execute(
+        trx,
+      );
+      await sql`insert into transcript_segments (media_id, library_id, start, "end", text, speaker, words)
+        select ${toId}, ${toLibraryId}, start, "end", text, speaker, words from transcript_segments where media_id = ${fromId}`.execute(
+        trx,
+      );
+    });
+  }
+
+  transcript(mediaId: string) {
+    return this.db
+      .selectFrom('transcript_segments')
+      .select(['start', 'end', 'text', 'speaker'])
+      .where('media_id', '=', mediaId)
+      .orderBy('start')
+      .execute();
+  }
+}

@@ -1,0 +1,114 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema';
+
+export interface FrameRow {
+  id: string;
+  media_id: string;
+  library_id: string;
+  t: number;
+  shot_idx: number;
+  objects: Array<{ label: string; score: number }>;
+  classes: Array<{ label: string; score: number }>;
+  colours: Array<{ name: string; fraction: number }>;
+  ocr: string;
+  sim?: number;
+}
+
+const vec = (v: Float32Array) => `[${Array.from(v, (x) => x.toFixed(6)).join(',')}]`;
+
+/** Index lookups for search; only completed media are searchable. */
+export class SearchRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  private frames(libraryIds: string[], mediaIds?: string[]) {
+    let q = this.db
+      .selectFrom('keyframes as k')
+      .innerJoin('media as m', 'm.id', 'k.media_id')
+      .select(['k.id', 'k.media_id', 'k.library_id', 'k.t', 'k.shot_idx', 'k.objects', 'k.classes', 'k.colours', 'k.ocr'])
+      .where('k.library_id', 'in', libraryIds)
+      .where('m.status', '=', 'completed');
+    if (mediaIds?.length) q = q.where('k.media_id', 'in', mediaIds);
+    return q;
+  }
+
+  /** Keyframes whose index terms contain any of `terms`. */
+  async byTerms(libraryIds: string[], terms: string[], mediaIds?: string[], limit = 5000): Promise<FrameRow[]> {
+    if (!terms.length) return [];
+    const query = terms
+      .map((t) => t.replace(/[^a-z0-9]/g, ''))
+      .filter(Boolean)
+      .join(' | ');
+    if (!query) return [];
+    return (await this.frames(libraryIds, mediaIds)
+      .where(sql<boolean>`k.terms @@ to_tsquery('simple', ${query})`)
+      .limit(limit)
+      .execute()) as unknown as FrameRow[];
+  }
+
+  /** Nearest keyframes by cosine similarity of the image embedding (HNSW index). */
+  async nearestEmbedding(libraryIds: string[], v: Float32Array, k: number, mediaIds?: string[]): Promise<FrameRow[]> {
+    const literal = vec(v);
+    return (await this.frames(libraryIds, mediaIds)
+      .select(sql<number>`1 - (k.embedding <=> ${literal}::vector)`.as('sim'))
+      .where('k.embedding', 'is not', null)
+      .orderBy(sql`k.embedding <=> ${literal}::vector`)
+      .limit(k)
+      .execute()) as unknown as FrameRow[];
+  }
+
+  /** Nearest keyframes by CLIP similarity to a text embedding. */
+  async nearestClip(libraryIds: string[], v: Float32Array, k: number, mediaIds?: string[]): Promise<FrameRow[]> {
+    const literal = `[${Array.from(v, (x) => x.toFixed(6)).join(',')}]`;
+    return (await this.frames(libraryIds, mediaIds)
+      .select(sql<number>`1 - (k.clip <=> ${literal}::vector)`.as('sim'))
+      .where('k.clip', 'is not', null)
+      .orderBy(sql`k.clip <=> ${literal}::vector`)
+      .limit(k)
+      .execute()) as unknown as FrameRow[];
+  }
+
+  /** The mean image embedding of a media's keyframes in [start, end): a moment as a query. */
+  async meanEmbedding(mediaId: string, start: number, end: number): Promise<Float32Array | null> {
+    const r = await this.db
+      .selectFrom('keyframes')
+      .select(sql<string>`avg(embedding)::text`.as('v'))
+      .where('media_id', '=', mediaId)
+      .where('t', '>=', start - 1e-3)
+      .where('t', '<', Math.max(end, start + 1e-3))
+      .where('embedding', 'is not', null)
+      .executeTakeFirst();
+    return r?.v ? Float32Array.from(JSON.parse(r.v) as number[]) : null;
+  }
+
+  /** Every keyframe time of the given media, in order: where each frame's span ends. */
+  async frameTimes(mediaIds: string[]): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>();
+    if (!mediaIds.length) return out;
+    const rows = await this.db
+      .selectFrom('keyframes')
+      .select(['media_id', 't'])
+      .where('media_id', 'in', mediaIds)
+      .orderBy('media_id')
+      .orderBy('t')
+      .execute();
+    for (const r of rows) (out.get(r.media_id) ?? out.set(r.media_id, []).get(r.media_id)!).push(r.t);
+    return out;
+  }
+
+  /** Transcript segments matching a full-text query, best first. */
+  transcript(libraryIds: string[], text: string, mediaIds: string[] | undefined, limit: number, anyWord = false) {
+    // All words first; when nothing has them all, any word (ranked by how many and how close).
+    const tsq = anyWord
+      ? sql`replace(plainto_tsquery('english', ${text})::text, '&', '|')::tsquery`
+      : sql`websearch_to_tsquery('english', ${text})`;
+    let q = this.db
+      .selectFrom('transcript_segments as s')
+      .innerJoin('media as m', 'm.id', 's.media_id')
+      .select(['s.media_id', 's.library_id', 's.start', 's.end', 's.text', sql<number>`ts_rank_cd(s.tsv, ${tsq})`.as('rank')])
+      .where('s.library_id', 'in', libraryIds)
+      .where('m.status', '=', 'completed')
+      .where(sql<boolean>`s.tsv @@ ${tsq}`);
+    if (mediaIds?.length) q = q.where('s.media_id', 'in', mediaIds);
+    return q.orderBy('rank', 'desc').limit(limit).execute();
+  }
+}

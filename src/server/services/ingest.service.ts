@@ -1,0 +1,339 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { canAfford, ingestCost } from '../../contract';
+import { readAll, type BlobStore } from '../adapters/blobs/blobStore';
+import { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from '../adapters/media/ffmpeg';
+import { NotMediaError, probe, stillWebp, type ProbeResult } from '../adapters/media/ffprobe';
+import type { IndexRepository } from '../repositories/index.repository';
+import type { MediaRepository, MediaRow } from '../repositories/media.repository';
+import { InsufficientCreditsError } from './ledger.service';
+import type { IndexModels, IngestBilling } from './ports';
+
+/** The ingest stages, in order; each is idempotent and recorded when done, so a retry resumes. */
+export const STAGES = ['probe', 'preview', 'thumbnails', 'keyframes', 'visual', 'speech', 'descriptions', 'complete'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** Relative cost of each stage, for one progress figure (0..1) across them. */
+const WEIGHT: Record<Stage, number> = {
+  probe: 1,
+  preview: 10,
+  thumbnails: 4,
+  keyframes: 15,
+  visual: 40,
+  speech: 25,
+  descriptions: 1,
+  complete: 1,
+};
+const TOTAL = Object.values(WEIGHT).reduce((a, b) => a + b, 0);
+
+export const SCENE_THRESHOLD = 0.3;
+export const MAX_KEYFRAME_GAP = 2;
+export const STRIP_FRAMES = 60;
+export const STRIP_FRAME_WIDTH = 140;
+const VISUAL_BATCH = 8;
+
+export class StageError extends Error {
+  constructor(
+    readonly stage: Stage,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface IngestDeps {
+  media: MediaRepository;
+  index: IndexRepository;
+  blobs: BlobStore;
+  models: IndexModels;
+  billing: IngestBilling;
+  workDir: string;
+}
+
+const hlsKey = (id: string, file: string) => `derived/${id}/hls/${file}`;
+export const keyframeKey = (id: string, t: number) => `derived/${id}/kf/${Math.round(t * 1000)}.jpg`;
+
+/**
+ * Turns an uploaded file into a searchable media: probe, HLS preview, thumbnails, shots and
+ * keyframes, what is seen, what is said, shot descriptions, then the credit charge.
+ */
+export class IngestService {
+  constructor(private readonly d: IngestDeps) {}
+
+  async run(mediaId: string): Promise<void> {
+    const start = await this.d.media.transition(mediaId, ['queued', 'processing'], { status: 'processing', error_message: null });
+    if (!start) return; // deleted, cancelled or already done
+    let media: MediaRow = start;
+    const state = await this.d.index.state(mediaId);
+    const done = new Set(state.done);
+    let base = 0;
+    let lastWrite = 0;
+    const progress = async (stage: Stage, f: number, force = false) => {
+      const value = Math.min(0.99, (base + WEIGHT[stage] * f) / TOTAL);
+      if (!force && Date.now() - lastWrite < 500) return;
+      lastWrite = Date.now();
+      await this.d.media.update(mediaId, { progress: value });
+    };
+    if (media.blob_shared && (await this.reuseTwin(media))) return;
+    const work = path.join(this.d.workDir, mediaId);
+    fs.mkdirSync(work, { recursive: true });
+    try {
+      for (const stage of STAGES) {
+        if (!done.has(stage)) {
+          await this.d.index.patchState(mediaId, { stage });
+          await progress(stage, 0, true);
+          try {
+            media = (await this.stage(stage, media, work, (f) => void progress(stage, f))) ?? media;
+          } catch (err) {
+            if (err instanceof NotMediaError) throw err;
+            if (err instanceof InsufficientCreditsError) throw err;
+            throw new StageError(stage, (err as Error).message);
+          }
+          await this.d.index.markDone(mediaId, stage);
+        }
+        base += WEIGHT[stage];
+      }
+    } catch (err) {
+      if (err instanceof NotMediaError) {
+        await this.d.media.transition(mediaId, ['processing'], { status: 'invalid', error_message: err.message, progress: 0 });
+        return;
+      }
+      if (err instanceof InsufficientCreditsError) {
+        await this.d.media.transition(mediaId, ['processing'], {
+          status: 'errored',
+          error_message: `Not enough credits to index this media: it needs ${err.cost} credits. Top up or upgrade your plan, then retry.`,
+        });
+        return;
+      }
+      const stage = err instanceof StageError ? err.stage : 'unknown';
+      await this.d.media.transition(mediaId, ['processing'], {
+        status: 'errored',
+        error_message: `Processing failed at the ${stage} stage: ${(err as Error).message.slice(0, 300)}`,
+      });
+      return;
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Shared files (the demo library's samples) are indexed once: later copies take the index and
+   * derived files of an already indexed twin instead of running the models again.
+   */
+  private async reuseTwin(media: MediaRow): Promise<boolean> {
+    const twin = await this.d.index.indexedTwin(media.blob_key, media.id);
+    if (!twin) return false;
+    const state = twin.ingest;
+    const keys = [
+      ...(state.hls
+        ? ['hls/playlist.m3u8', ...Array.from({ length: state.hls.segments }, (_, i) => `hls/seg_${String(i).padStart(5, '0')}.ts`)]
+        : []),
+      'strip.webp',
+      'poster.webp',
+      ...(await this.d.index.keyframes(twin.id)).map((k) => keyframeKey(twin.id, k.t).slice(`derived/${twin.id}/`.length)),
+    ];
+    for (const k of keys) {
+      const from = `derived/${twin.id}/${k}`;
+      if (await this.d.blobs.exists(from)) await this.d.blobs.put(`derived/${media.id}/${k}`, await readAll(await this.d.blobs.read(from)));
+    }
+    await this.d.index.copyIndex(twin.id, media.id, media.library_id);
+    await this.d.media.update(media.id, {
+      kind: twin.kind,
+      duration: twin.duration,
+      width: twin.width,
+      height: twin.height,
+      frame_count: twin.frame_count,
+      probe: JSON.stringify(twin.probe),
+      has_preview: twin.has_preview,
+      ingest: JSON.stringify({ ...state, charged: 0 }),
+    });
+    await this.d.media.transition(media.id, ['processing'], { status: 'completed', progress: 1 });
+    return true;
+  }
+
+  private probeOf(media: MediaRow): ProbeResult {
+    return media.probe as unknown as ProbeResult;
+  }
+
+  private async stage(stage: Stage, media: MediaRow, work: string, onProgress: (f: number) => void): Promise<MediaRow | void> {
+    const input = await this.d.blobs.toolInput(media.blob_key);
+    switch (stage) {
+      case 'probe': {
+        const p = await probe(input);
+        // Check credits before any heavy work; the charge itself happens once, at the end.
+        if (!media.blob_shared) {
+          const cost = ingestCost(p.duration);
+          const balance = await this.d.billing.balance(media.user_id);
+          if (!canAfford(balance, cost)) throw new InsufficientCreditsError(balance, cost);
+        }
+        return this.d.media.update(media.id, {
+          kind: p.kind,
+          duration: p.duration,
+          width: p.width,
+          height: p.height,
+          frame_count: p.frameCount,
+          probe: JSON.stringify(p),
+        });
+      }
+      case 'preview': {
+        const p = this.probeOf(media);
+        if (p.kind === 'image') return;
+        const dir = path.join(work, 'hls');
+        const r = await makeHls(
+          input,
+          dir,
+          { duration: p.duration, height: p.height, videoCodec: p.videoCodec, audioCodec: p.audioCodec },
+          onProgress,
+        );
+        for (const f of fs.readdirSync(dir))
+          await this.d.blobs.put(
+            hlsKey(media.id, f),
+            fs.readFileSync(path.join(dir, f)),
+            f.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
+          );
+        await this.d.index.patchState(media.id, { hls: { segments: r.segments } });
+        return this.d.media.update(media.id, { has_preview: true });
+      }
+      case 'thumbnails': {
+        const p = this.probeOf(media);
+        const count = p.kind === 'image' ? 1 : Math.max(1, Math.min(STRIP_FRAMES, Math.ceil(p.duration)));
+        const file = path.join(work, 'strip.webp');
+        const { interval } = await thumbnailStrip(input, file, { duration: Math.max(p.duration, 0.04), count, width: STRIP_FRAME_WIDTH });
+        await this.d.blobs.put(`derived/${media.id}/strip.webp`, fs.readFileSync(file), 'image/webp');
+        const height = Math.round((STRIP_FRAME_WIDTH * p.height) / Math.max(1, p.width) / 2) * 2;
+        await this.d.index.patchState(media.id, { strip: { interval, columns: count, count, width: STRIP_FRAME_WIDTH, height } });
+        const poster = path.join(work, 'poster.webp');
+        fs.writeFileSync(poster, await stillWebp(input, p.kind === 'image' ? 0 : Math.min(1, p.duration / 2), 280, 40));
+        await this.d.blobs.put(`derived/${media.id}/poster.webp`, fs.readFileSync(poster), 'image/webp');
+        return;
+      }
+      case 'keyframes': {
+        const p = this.probeOf(media);
+        const dir = path.join(work, 'kf');
+        const frames = await extractKeyframes(
+          input,
+          dir,
+          { duration: p.duration, threshold: SCENE_THRESHOLD, maxGap: MAX_KEYFRAME_GAP },
+          onProgress,
+        );
+        if (!frames.length) throw new Error('no frame could be decoded');
+        // Shots: a new one starts at every scene change.
+        const shots: Array<{ start: number; end: number }> = [];
+        const withShot = frames.map((f, i) => {
+          if (i === 0 || f.scene > SCENE_THRESHOLD) shots.push({ start: i === 0 ? 0 : f.t, end: p.duration });
+          if (shots.length > 1) shots[shots.length - 2]!.end = shots[shots.length - 1]!.start;
+          return { t: f.t, shotIdx: shots.length - 1, file: f.file };
+        });
+        await this.d.index.replaceShots(media.id, shots);
+        for (const f of withShot) await this.d.blobs.put(keyframeKey(media.id, f.t), fs.readFileSync(f.file), 'image/jpeg');
+        await this.d.index.replaceKeyframes(media.id, media.library_id, withShot);
+        return;
+      }
+      case 'visual': {
+        const visual = this.d.models.visual;
+        if (!visual) {
+          await this.d.index.patchState(media.id, { missing: this.d.models.missing });
+          return;
+        }
+        const pending = await this.d.index.pendingKeyframes(media.id);
+        const total = pending.length;
+        const missing = new Set<string>();
+        for (let i = 0; i < pending.length; i += VISUAL_BATCH) {
+          const batch = pending.slice(i, i + VISUAL_BATCH);
+          const images: Buffer[] = [];
+          for (const k of batch) images.push(await readAll(await this.d.blobs.read(keyframeKey(media.id, k.t))));
+          const feats = await visual.analyze(images);
+          for (let j = 0; j < batch.length; j++) {
+            const f = feats[j]!;
+            f.missing.forEach((m) => missing.add(m));
+            const labels = [...f.objects.map((o) => o.label), ...f.classes.map((c) => c.label), ...f.colours.map((c) => c.name)];
+            const words = f.text.map((w) => w.word.toLowerCase());
+            const terms = [
+              ...new Set(
+                [...labels.flatMap((l) => this.d.models.expandLabel(l)), ...words]
+                  .flatMap((t) => t.toLowerCase().split(/[^a-z0-9]+/))
+                  .filter(Boolean),
+              ),
+            ];
+            await this.d.index.saveFeatures(batch[j]!.id, {
+              objects: f.objects,
+              classes: f.classes,
+              colours: f.colours,
+              ocr: words.join(' '),
+              terms,
+              embedding: f.embedding,
+              clip: f.clip,
+            });
+          }
+          onProgress(Math.min(1, (i + batch.length) / Math.max(1, total)));
+        }
+        if (missing.size) await this.d.index.patchState(media.id, { missing: [...missing] });
+        return;
+      }
+      case 'speech': {
+        const p = this.probeOf(media);
+        if (p.kind === 'image' || !p.audioCodec) return;
+        if (!this.d.models.speech) return;
+        const wav = await extractAudio(input, path.join(work, 'audio.wav'), p.duration);
+        if (!wav) return;
+        const segments = await this.d.models.speech.transcribe(wav, { onProgress });
+        await this.d.index.replaceTranscript(media.id, media.library_id, segments);
+        return;
+      }
+      case 'descriptions': {
+        const frames = await this.d.index.keyframes(media.id);
+        for (const shot of await this.d.index.shots(media.id)) {
+          const inShot = frames.filter((f) => f.shot_idx === shot.idx);
+          await this.d.index.setShotDescription(media.id, shot.idx, describeShot(inShot));
+        }
+        return;
+      }
+      case 'complete': {
+        if (!media.blob_shared) {
+          const p = this.probeOf(media);
+          const cost = ingestCost(p.duration);
+          // One key per media: a retried job, or a retry after a crash, never charges twice.
+          await this.d.billing.charge(media.user_id, cost, `ingest:${media.id}`, `Indexing ${media.name}`);
+          await this.d.index.patchState(media.id, { charged: cost });
+        }
+        return this.d.media.transition(media.id, ['processing'], { status: 'completed', progress: 1 });
+      }
+    }
+  }
+}
+
+type FrameFeatures = { objects: unknown; classes: unknown; colours: unknown; ocr: string };
+
+/**
+ * An honest one-line description of a shot from what the index saw in its keyframes: the objects
+ * most often detected, the likeliest image classes, dominant colours and any on-screen text.
+ */
+export function describeShot(frames: FrameFeatures[]): string {
+  const count = (items: Array<{ label: string; score: number }>, min: number) => {
+    const m = new Map<string, number>();
+    for (const it of items) if (it.score >= min) m.set(it.label, (m.get(it.label) ?? 0) + it.score);
+    return [...m.entries()].sort((a, b) => b[1] - a[1]).map(([l]) => l);
+  };
+  const objects = count(
+    frames.flatMap((f) => f.objects as Array<{ label: string; score: number }>),
+    0.4,
+  ).slice(0, 4);
+  const classes = count(
+    frames.flatMap((f) => f.classes as Array<{ label: string; score: number }>),
+    0.25,
+  ).slice(0, 2);
+  const colours = count(
+    frames.flatMap((f) => (f.colours as Array<{ name: string; fraction: number }>).map((c) => ({ label: c.name, score: c.fraction }))),
+    0.15,
+  ).slice(0, 3);
+  const text = [...new Set(frames.flatMap((f) => f.ocr.split(' ').filter(Boolean)))].slice(0, 8);
+  const parts: string[] = [];
+  if (objects.length) parts.push(`Seen: ${objects.join(', ')}`);
+  if (classes.length) parts.push(`Looks like: ${classes.join(', ')}`);
+  if (colours.length) parts.push(`Colours: ${colours.join(', ')}`);
+  if (text.length) parts.push(`Text on screen: "${text.join(' ')}"`);
+  return parts.join('. ');
+}
+
+export const defaultWorkDir = () => path.join(os.tmpdir(), 'clipseek-ingest');

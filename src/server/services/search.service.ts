@@ -1,0 +1,291 @@
+import {
+  momentId,
+  MSG_LIB,
+  MSG_SEARCH,
+  parseMomentId,
+  SEARCH_DEFAULT_LIMIT,
+  type Media,
+  type Moment,
+  type MultiSearchResults,
+  type SearchRequest,
+  type SearchResults,
+  type SearchResultType,
+} from '../../contract';
+import { AppError, badRequest } from '../errors';
+import type { LibraryRepository } from '../repositories/library.repository';
+import type { MediaRepository } from '../repositories/media.repository';
+import type { FrameRow, SearchRepository } from '../repositories/search.repository';
+import type { UserRow } from '../repositories/user.repository';
+import { toMedia } from './mediaView';
+import type { IndexModels } from './ports';
+
+const STOPWORDS = new Set(
+  'a an and are as at be by for from has have in into is it its of on or over the their there this to under was were with without while near'.split(
+    ' ',
+  ),
+);
+/** A hypernym or synonym match counts a little less than the label itself. */
+const EXPANDED_MATCH = 0.85;
+const RRF_K = 60;
+const IMAGE_CANDIDATES = 400;
+
+interface Scored {
+  frame: FrameRow;
+  score: number;
+}
+
+export interface SearchDeps {
+  search: SearchRepository;
+  libraries: LibraryRepository;
+  media: MediaRepository;
+  models: IndexModels;
+}
+
+/** Finds moments by what is seen (text, image, moment), what is said, or both fused. */
+export class SearchService {
+  private expandCache = new Map<string, Set<string>>();
+  constructor(private readonly d: SearchDeps) {}
+
+  private expanded(label: string) {
+    let s = this.expandCache.get(label);
+    if (!s) {
+      s = new Set(
+        this.d.models
+          .expandLabel(label)
+          .flatMap((x) => x.toLowerCase().split(/[^a-z0-9]+/))
+          .filter(Boolean),
+      );
+      this.expandCache.set(label, s);
+    }
+    return s;
+  }
+
+  private async ownedLibraryIds(user: UserRow, ids: string[]) {
+    const owned = new Set((await this.d.libraries.listByUser(user.id)).map((l) => l.id));
+    const bad = ids.filter((id) => !owned.has(id));
+    if (bad.length) throw new AppError('not_found', MSG_LIB.libraryNotFound);
+    return ids;
+  }
+
+  /** Query words: emoji names are the client's job; here lower-case, stop words out, base forms in. */
+  private queryWords(text: string) {
+    return text
+      .toLowerCase()
+      .split(/[^a-z0-9']+/)
+      .map((w) => w.replace(/'s$/, ''))
+      .filter((w) => w && !STOPWORDS.has(w))
+      .map((w) => ({ word: w, forms: [...new Set([w, ...this.d.models.normaliseQueryTerm(w).map((x) => x.toLowerCase())])] }));
+  }
+
+  /** How well a keyframe shows each query word: the best label (or on-screen word) that is, or expands to, it. */
+  private frameScore(frame: FrameRow, words: Array<{ forms: string[] }>) {
+    const labels: Array<{ label: string; score: number }> = [
+      ...frame.objects,
+      ...frame.classes,
+      ...frame.colours.map((c) => ({ label: c.name, score: Math.min(1, c.fraction * 2) })),
+      ...frame.ocr
+        .split(' ')
+        .filter(Boolean)
+        .map((w) => ({ label: w, score: 1 })),
+    ];
+    let total = 0;
+    for (const w of words) {
+      let best = 0;
+      for (const l of labels) {
+        const own = l.label.toLowerCase().split(/[^a-z0-9]+/);
+        if (w.forms.some((f) => own.includes(f))) best = Math.max(best, l.score);
+        else if (w.forms.some((f) => this.expanded(l.label).has(f))) best = Math.max(best, l.score * EXPANDED_MATCH);
+      }
+      total += best;
+    }
+    return total / Math.max(1, words.length);
+  }
+
+  private async visualByText(libraryIds: string[], text: string, mediaIds?: string[]): Promise<Scored[]> {
+    const words = this.queryWords(text);
+    if (!words.length) return [];
+    const frames = await this.d.search.byTerms(libraryIds, [...new Set(words.flatMap((w) => w.forms))], mediaIds);
+    const scored = new Map<string, Scored>();
+    for (const f of frames) {
+      const s = this.frameScore(f, words);
+      if (s > 0) scored.set(f.id, { frame: f, score: s });
+    }
+    // CLIP, when installed, adds text-to-image similarity (useful for things no label names).
+    const encoder = this.d.models.textEncoder;
+    const v = encoder ? await encoder.embed(text) : null;
+    if (v) {
+      for (const f of await this.d.search.nearestClip(libraryIds, v, 300, mediaIds)) {
+        const bonus = Math.max(0, (f.sim ?? 0) - 0.2) * 3;
+        if (bonus <= 0) continue;
+        const cur = scored.get(f.id);
+        scored.set(f.id, { frame: cur?.frame ?? f, score: (cur?.score ?? 0) + bonus });
+      }
+    }
+    return [...scored.values()];
+  }
+
+  private async visualByEmbedding(
+    libraryIds: string[],
+    v: Float32Array,
+    mediaIds?: string[],
+    exclude?: { mediaId: string; start: number; end: number },
+  ): Promise<Scored[]> {
+    const frames = (await this.d.search.nearestEmbedding(libraryIds, v, IMAGE_CANDIDATES, mediaIds)).filter(
+      (f) => !exclude || f.media_id !== exclude.mediaId || f.t < exclude.start - 1e-3 || f.t >= exclude.end,
+    );
+    if (!frames.length) return [];
+    const best = Math.max(...frames.map((f) => f.sim ?? 0));
+    // Keep what is close to the best match; far-off frames are noise, not moments.
+    const floor = Math.max(0.35, best * 0.8);
+    return frames.filter((f) => (f.sim ?? 0) >= floor).map((f) => ({ frame: f, score: f.sim ?? 0 }));
+  }
+
+  private async imageEmbedding(dataUrl: string): Promise<Float32Array> {
+    const m = /^data:image\/(png|jpe?g|webp|gif|bmp|avif);base64,([a-z0-9+/=\s]+)$/i.exec(dataUrl);
+    if (!m) throw badRequest('image must be a data:image/... URL (PNG, JPEG, WebP, GIF, BMP or AVIF; SVG is not supported)');
+    const bytes = Buffer.from(m[2]!, 'base64');
+    if (bytes.length > 15 * 1024 * 1024) throw badRequest('The image is larger than 15 MB.');
+    if (!this.d.models.visual) throw new AppError('not_configured', `Image search is unavailable: ${this.d.models.missing.join('; ')}`);
+    const [f] = await this.d.models.visual.analyze([bytes]);
+    if (!f || !f.embedding.length) throw badRequest('The image could not be read.');
+    return f.embedding;
+  }
+
+  /** Adjacent matching keyframes of a media become one moment spanning them. */
+  private async toMoments(scored: Scored[]): Promise<Moment[]> {
+    const byMedia = new Map<string, Scored[]>();
+    for (const s of scored) (byMedia.get(s.frame.media_id) ?? byMedia.set(s.frame.media_id, []).get(s.frame.media_id)!).push(s);
+    const times = await this.d.search.frameTimes([...byMedia.keys()]);
+    const durations = new Map((await this.d.media.manyById([...byMedia.keys()])).map((m) => [m.id, m.duration ?? 0]));
+    const out: Moment[] = [];
+    for (const [mediaId, list] of byMedia) {
+      const ts = times.get(mediaId) ?? [];
+      const index = new Map(ts.map((t, i) => [t, i]));
+      list.sort((a, b) => a.frame.t - b.frame.t);
+      let run: Scored[] = [];
+      const flush = () => {
+        if (!run.length) return;
+        const first = run[0]!;
+        const lastIdx = index.get(run[run.length - 1]!.frame.t) ?? 0;
+        const end = ts[lastIdx + 1] ?? Math.max(durations.get(mediaId) ?? 0, run[run.length - 1]!.frame.t + 0.1);
+        out.push({
+          id: momentId(mediaId, first.frame.t, end),
+          mediaId,
+          libraryId: first.frame.library_id,
+          startTime: first.frame.t,
+          endTime: end,
+          text: '',
+          score: Math.max(...run.map((r) => r.score)),
+        });
+        run = [];
+      };
+      for (const s of list) {
+        const prev = run[run.length - 1];
+        if (prev && (index.get(s.frame.t) ?? -9) !== (index.get(prev.frame.t) ?? -9) + 1) flush();
+        run.push(s);
+      }
+      flush();
+    }
+    return out.sort((a, b) => b.score - a.score);
+  }
+
+  private async visual(libraryIds: string[], req: SearchRequest): Promise<Moment[]> {
+    if (req.clipId) {
+      const m = parseMomentId(req.clipId);
+      if (!m) throw badRequest('clipId is not a moment id');
+      const media = await this.d.media.byId(m.mediaId);
+      if (!media || !libraryIds.includes(media.library_id)) throw new AppError('not_found', MSG_SEARCH.momentNotFound);
+      const v = await this.d.search.meanEmbedding(m.mediaId, m.start, m.end);
+      if (!v) return [];
+      return this.toMoments(await this.visualByEmbedding(libraryIds, v, req.mediaIds, m));
+    }
+    if (req.image) return this.toMoments(await this.visualByEmbedding(libraryIds, await this.imageEmbedding(req.image), req.mediaIds));
+    if (req.text?.trim()) return this.toMoments(await this.visualByText(libraryIds, req.text.trim(), req.mediaIds));
+    return [];
+  }
+
+  private async transcript(libraryIds: string[], req: SearchRequest, limit: number): Promise<Moment[]> {
+    const text = req.text?.trim();
+    if (!text) return [];
+    let rows = await this.d.search.transcript(libraryIds, text, req.mediaIds, limit);
+    if (!rows.length) rows = await this.d.search.transcript(libraryIds, text, req.mediaIds, limit, true);
+    return rows.map((r) => ({
+      id: momentId(r.media_id, r.start, r.end),
+      mediaId: r.media_id,
+      libraryId: r.library_id,
+      startTime: r.start,
+      endTime: r.end,
+      text: r.text,
+      score: Number(r.rank),
+    }));
+  }
+
+  /** Reciprocal-rank fusion of both lists; overlapping moments of one media merge into one. */
+  private fuse(visual: Moment[], spoken: Moment[]): Moment[] {
+    const all = [
+      ...visual.map((m, i) => ({ ...m, score: 1 / (RRF_K + i + 1) })),
+      ...spoken.map((m, i) => ({ ...m, score: 1 / (RRF_K + i + 1) })),
+    ];
+    all.sort((a, b) => a.mediaId.localeCompare(b.mediaId) || a.startTime - b.startTime);
+    const merged: Moment[] = [];
+    for (const m of all) {
+      const last = merged[merged.length - 1];
+      if (last && last.mediaId === m.mediaId && m.startTime < last.endTime) {
+        last.endTime = Math.max(last.endTime, m.endTime);
+        last.score += m.score;
+        last.text = [last.text, m.text].filter(Boolean).join(' ');
+        last.id = momentId(last.mediaId, last.startTime, last.endTime);
+      } else merged.push({ ...m });
+    }
+    return merged.sort((a, b) => b.score - a.score);
+  }
+
+  async search(
+    user: UserRow,
+    libraryId: string,
+    type: SearchResultType,
+    req: SearchRequest,
+    limit = SEARCH_DEFAULT_LIMIT,
+    offset = 0,
+  ): Promise<SearchResults> {
+    const libraryIds = await this.ownedLibraryIds(user, [libraryId]);
+    const moments = await this.moments(libraryIds, type, req, limit + offset);
+    const page = moments.slice(offset, offset + limit);
+    return { results: page, medias: await this.medias(page) };
+  }
+
+  async searchMany(
+    user: UserRow,
+    libraryIds: string[],
+    req: SearchRequest,
+    limit = SEARCH_DEFAULT_LIMIT,
+    offset = 0,
+  ): Promise<MultiSearchResults> {
+    await this.ownedLibraryIds(user, libraryIds);
+    const results: MultiSearchResults['results'] = [];
+    const all: Moment[] = [];
+    for (const id of libraryIds) {
+      const moments = (await this.moments([id], 'visual', req, limit + offset)).slice(offset, offset + limit);
+      results.push({ libraryId: id, results: moments });
+      all.push(...moments);
+    }
+    return { results, medias: await this.medias(all) };
+  }
+
+  private async moments(libraryIds: string[], type: SearchResultType, req: SearchRequest, n: number) {
+    const clamp = (ms: Moment[]) => ms.slice(0, n);
+    switch (type) {
+      case 'visual':
+        return clamp(await this.visual(libraryIds, req));
+      case 'transcript':
+        return clamp(await this.transcript(libraryIds, req, n));
+      case 'unified':
+        return clamp(this.fuse(await this.visual(libraryIds, req), await this.transcript(libraryIds, req, n)));
+    }
+  }
+
+  private async medias(moments: Moment[]): Promise<Record<string, Media>> {
+    const rows = await this.d.media.manyById([...new Set(moments.map((m) => m.mediaId))]);
+    return Object.fromEntries(rows.map((r) => [r.id, toMedia(r)]));
+  }
+}
