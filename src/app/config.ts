@@ -15,3 +15,17 @@ export const COMPANY_SOCIAL = {
 
 /** Address for privacy and legal requests, shown on the legal pages when the deployment sets one. */
 export const CONTACT_EMAIL = env.VITE_CONTACT_EMAIL ?? null;
+
+/** Where the pricing page's enterprise tier sends visitors (a mailto link). */
+export const SALES_EMAIL = env.VITE_SALES_EMAIL ?? 'sales@clipseek.app';
+
+/**
+ * External hosts the app may send the user to (checkout, billing portal, invoices); the app's own
+ * origin is always allowed. Comma-separated in VITE_ALLOWED_REDIRECT_HOSTS; '*.example.com' matches subdomains.
+ */
+export const ALLOWED_REDIRECT_HOSTS: readonly string[] = (
+  env.VITE_ALLOWED_REDIRECT_HOSTS ?? 'checkout.stripe.com,billing.stripe.com,invoice.stripe.com,pay.stripe.com'
+)
+  .split(',')
+  .map((h) => h.trim())
+  .filter(Boolean);

@@ -87,6 +87,9 @@ export const API_PREFIXES = [
   '/blobs/',
 ] as const;
 
+/** Server-rendered pages and files a browser opens directly (never the web app, whatever Accept says). */
+export const SERVER_PAGE_PREFIXES = ['/blobs/', '/billing/local/', '/media/preview/'] as const;
+
 export const ROUTES = {
   root: '/',
   login: '/login',

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +17,10 @@ import { verifiedUser } from './support/upload';
 
 let t: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  t = await startTestServer({ SIGNUP_BONUS_CREDITS: '20000', SIGNUP_BONUS_DAYS: '30' });
+  // A stand-in web app, so browser-style requests (Accept: text/html) meet the app's catch-all too.
+  const web = fs.mkdtempSync(path.join(os.tmpdir(), 'web-'));
+  fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>the web app</title>');
+  t = await startTestServer({ SIGNUP_BONUS_CREDITS: '20000', SIGNUP_BONUS_DAYS: '30', WEB_DIR: web });
 });
 afterAll(async () => {
   await t?.close();
@@ -78,7 +84,7 @@ describe.each<Format>(['msgpack', 'json'])('billing calls over %s', (format) => 
     expect(note.invoiceName).toBe('Top-up × 2');
     const { invoiceUrl } = (await t.api<{ invoiceUrl: string }>('GET', API.invoiceUrl(note.invoiceId!), { token, format })).body.data!;
     expect(invoiceUrl.startsWith(t.server.url)).toBe(true);
-    const page = await fetch(invoiceUrl);
+    const page = await fetch(invoiceUrl, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(note.invoiceNumber!);
     expect((await fetch(invoiceUrl.replace(/sig=.*/, 'sig=forged'))).status).toBe(403);
@@ -114,8 +120,18 @@ describe.each<Format>(['msgpack', 'json'])('billing calls over %s', (format) => 
 
     const { url } = (await t.api<{ url: string }>('GET', API.billingPortal, { token, format })).body.data!;
     expect(url.startsWith(`${t.server.url}${API.localPortal}`)).toBe(true);
-    expect(await (await fetch(url)).text()).toContain('Cancel subscription');
-    const cancel = await fetch(url.replace(API.localPortal, API.localPortalCancel), { method: 'POST', redirect: 'manual' });
+    // opened by a browser (Accept: text/html), not swallowed by the web app
+    const portal = await fetch(url, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const portalHtml = await portal.text();
+    expect(portalHtml).toContain('Cancel subscription');
+    expect(portalHtml).not.toContain('the web app');
+    // the portal's form posts url-encoded
+    const cancel = await fetch(url.replace(API.localPortal, API.localPortalCancel), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      body: '',
+    });
     expect(cancel.status).toBe(303);
     i = await info(token, format);
     expect(i.subscription.status).toBeNull();

@@ -1,6 +1,7 @@
 import { API_BASE, API_FORMAT } from '../config';
 import { clearSession, sessionTokenStore } from '../state/session';
 import { createAccountApi } from './account';
+import { createBillingApi } from './billing';
 import { createApiClient } from './client';
 import { createLibraryApi } from './library';
 
@@ -15,3 +16,5 @@ export const apiClient = createApiClient({
 export const api = createAccountApi(apiClient);
 
 export const libraryApi = createLibraryApi(apiClient);
+
+export const billingApi = createBillingApi(apiClient);

@@ -1,7 +1,7 @@
 import { useSnapshot } from 'valtio';
 import { AppShell } from '../shell/AppShell';
 import { PublicLayout } from '../shell/PublicLayout';
-import { PricingScreen } from '../screens/placeholders/sections';
+import { PricingScreen } from '../screens/pricing/PricingScreen';
 import { session } from '../state/session';
 
 /** Pricing is open to visitors; signed-in users see it inside their shell. */

@@ -2,6 +2,7 @@ import { subscribeKey } from 'valtio/utils';
 import { SW_REFRESH_ACCOUNT_DETAILS, type User } from '../../contract';
 import { isApiError } from '../api/ApiError';
 import { api } from '../api/instance';
+import { refreshCredits } from './credits';
 import { adoptToken, clearSession, readStoredToken, session, setUser, TOKEN_STORAGE_KEY } from './session';
 import { isExpired, MAX_TIMER_MS, refreshDelayMs } from './tokenClaims';
 
@@ -9,7 +10,7 @@ import { isExpired, MAX_TIMER_MS, refreshDelayMs } from './tokenClaims';
 export function signedIn(user: User) {
   setUser(user);
   announceAccountChange();
-  // Credits are refreshed here once the billing issue adds them.
+  void refreshCredits();
 }
 
 let inflight: Promise<User | null> | null = null;
@@ -97,7 +98,10 @@ export async function resyncFromStorage(): Promise<User | null> {
     if (!stored) clearSession('elsewhere');
     else adoptToken(stored);
   }
-  return refreshAccount();
+  // The other tab may have spent or bought credits; with no session left this does nothing (and the
+  // credits store already cleared itself when the token went).
+  const [user] = await Promise.all([refreshAccount(), refreshCredits()]);
+  return user;
 }
 
 let started = false;

@@ -71,7 +71,7 @@ export function setUser(user: User) {
 export function clearSession(reason: SessionEnd) {
   setToken(null);
   session.endedBy = reason;
-  // Billing data joins here when the billing issue lands.
+  // Billing data (state/credits) follows the token and clears itself when it goes.
 }
 
 export const sessionTokenStore: TokenStore = {

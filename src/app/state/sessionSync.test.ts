@@ -1,6 +1,6 @@
 import { encode } from '@msgpack/msgpack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { API, ROUTES, type Envelope, type User } from '../../contract';
+import { API, FREE_TRIAL_PRODUCT_ID, ROUTES, type BillingInfo, type Envelope, type User } from '../../contract';
 
 /** A Storage backed by a Map, standing in for the browser's local storage. */
 class MemoryStorage {
@@ -22,16 +22,39 @@ const user = (sub: string, isVerified: boolean): User => ({
   settings: {} as User['settings'],
 });
 
+const billingFor = (creditsLeft: number): BillingInfo => ({
+  creditsLeft,
+  creditNotes: [],
+  limits: { storageHours: 2 },
+  usage: { storageHours: 0 },
+  subscription: {
+    status: null,
+    termEnd: null,
+    pendingProduct: null,
+    product: {
+      id: FREE_TRIAL_PRODUCT_ID,
+      name: 'Free Trial',
+      tagline: '',
+      description: '',
+      images: [],
+      price: { id: 'p', unit_amount: 0, currency: 'usd', interval: 'month', interval_count: 1 },
+      quota: { credits: 0, creditsLifetimeDays: 30, storageHours: 2 },
+    },
+  },
+});
+
 const reply = (envelope: Envelope, status = 200) =>
   new Response(encode(envelope) as Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': 'application/msgpack' } });
 
 let storage: MemoryStorage;
 let serverUsers: Record<string, User>;
+let serverCredits: Record<string, number>;
 
 beforeEach(() => {
   vi.resetModules();
   storage = new MemoryStorage();
   serverUsers = {};
+  serverCredits = {};
   vi.stubGlobal('localStorage', storage);
   vi.stubGlobal(
     'fetch',
@@ -39,6 +62,7 @@ beforeEach(() => {
       const auth = (init.headers as Record<string, string>).Authorization ?? '';
       const sub = auth ? JSON.parse(Buffer.from(auth.split('.')[1]!, 'base64url').toString()).sub : null;
       if (url === API.me && sub && serverUsers[sub]) return reply({ data: serverUsers[sub] });
+      if (url === API.billingInfo && sub && serverUsers[sub]) return reply({ data: billingFor(serverCredits[sub] ?? 0) });
       return reply({ data: null, error: { code: 'token_invalid', message: 'Your session is not valid.' } }, 401);
     }),
   );
@@ -51,7 +75,8 @@ afterEach(() => {
 async function load() {
   const session = await import('./session');
   const sw = await import('./serviceWorker');
-  return { ...session, ...sw };
+  const credits = await import('./credits');
+  return { ...session, ...sw, ...credits };
 }
 
 describe('REFRESH_ACCOUNT_DETAILS and cross-tab sync', () => {
@@ -64,6 +89,26 @@ describe('REFRESH_ACCOUNT_DETAILS and cross-tab sync', () => {
     expect(m.session.user?.email).toBe('u1@example.com');
     expect(m.session.claims?.sub).toBe('u1');
     expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('refetches the credits of the account, and clears them when the token is gone', async () => {
+    const m = await load();
+    serverUsers.u5 = user('u5', true);
+    serverCredits.u5 = 20_000;
+    storage.setItem(m.TOKEN_STORAGE_KEY, tokenFor('u5'));
+    await m.refreshAccountDetails(vi.fn(), () => ROUTES.workspace);
+    expect(m.credits.info?.creditsLeft).toBe(20_000);
+    expect(m.credits.accountId).toBe('u5');
+
+    // Another tab bought credits: the same token, a new balance.
+    serverCredits.u5 = 70_000;
+    await m.refreshAccountDetails(vi.fn(), () => ROUTES.workspace);
+    expect(m.credits.info?.creditsLeft).toBe(70_000);
+
+    storage.removeItem(m.TOKEN_STORAGE_KEY);
+    await m.refreshAccountDetails(vi.fn(), () => ROUTES.workspace);
+    await vi.waitFor(() => expect(m.credits.info).toBeNull());
+    expect(m.credits.accountId).toBeNull();
   });
 
   it('sends an unverified user to /verify-email', async () => {

@@ -100,11 +100,15 @@ export function billingRoutes(
           ),
         );
     });
-    app.post<{ Querystring: { u?: string; exp?: string; sig?: string } }>(API.localPortalCancel, async (req, res) => {
-      const { u = '', exp = '', sig = '' } = req.query;
-      if (!provider.verifyPortal(u, exp, sig)) throw forbidden('This portal link is not valid or has expired.');
-      await billing.cancelAtPeriodEnd(u);
-      return res.redirect(`${API.localPortal}?u=${u}&exp=${exp}&sig=${sig}`, 303);
+    // The portal's cancel button is a plain HTML form: it posts url-encoded (empty) bodies.
+    void app.register(async (scope) => {
+      scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, _body, done) => done(null, {}));
+      scope.post<{ Querystring: { u?: string; exp?: string; sig?: string } }>(API.localPortalCancel, async (req, res) => {
+        const { u = '', exp = '', sig = '' } = req.query;
+        if (!provider.verifyPortal(u, exp, sig)) throw forbidden('This portal link is not valid or has expired.');
+        await billing.cancelAtPeriodEnd(u);
+        return res.redirect(`${API.localPortal}?u=${u}&exp=${exp}&sig=${sig}`, 303);
+      });
     });
     app.get<{ Params: { id: string }; Querystring: { sig?: string } }>(API.localInvoice(':id'), async (req, res) => {
       if (!provider.verifyInvoice(req.params.id, req.query.sig ?? '')) throw forbidden('This invoice link is not valid.');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { API_PREFIXES } from '../../contract';
+import { API_PREFIXES, SERVER_PAGE_PREFIXES } from '../../contract';
 import { AppError } from '../errors';
 
 const isApiPath = (url: string) =>
@@ -31,7 +31,7 @@ export async function registerWebApp(app: FastifyInstance, webDir: string) {
     app.addHook('onRequest', async (req, res) => {
       const url = req.url.split('?')[0]!;
       if (req.method !== 'GET' || !(req.headers.accept ?? '').startsWith('text/html')) return;
-      if (url.startsWith('/blobs/') || url.startsWith('/local/') || path.extname(url)) return;
+      if (SERVER_PAGE_PREFIXES.some((p) => url.startsWith(p)) || path.extname(url)) return;
       return res.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
     });
   }

@@ -28,6 +28,8 @@ function media(name: string, o: { duration?: number; created?: string; updated?:
     origin: { source: 'user' },
     capabilities: { preview: true },
     error: null,
+    thumbnails: null,
+    missingFeatures: [],
     kind: 'video',
     metadata: {
       name,

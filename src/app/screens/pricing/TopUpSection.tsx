@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { formatPrice, MSG_BILLING, ROUTES, TOP_UP_MAX_QUANTITY, type OneTimeProduct } from '../../../contract';
+import { errorMessage } from '../../api/errorMessage';
+import { billingApi } from '../../api/instance';
+import { formatCredits } from '../../state/billingFigures';
+import { showToast } from '../../state/toasts';
+import { Button } from '../../ui/Button';
+import { Markdown } from '../../ui/Markdown';
+import { followPurchase } from '../billing/billingActions';
+import { clampQuantity } from './pricingRules';
+
+/** − [n] + : a whole number from 1 to TOP_UP_MAX_QUANTITY. */
+function QuantityPicker({ value, onChange, disabled }: { value: number; onChange: (n: number) => void; disabled?: boolean }) {
+  // The field may be empty while the user types; the quantity itself is always valid.
+  const [text, setText] = useState(String(value));
+  const set = (n: number) => {
+    const q = clampQuantity(n);
+    onChange(q);
+    setText(String(q));
+  };
+  return (
+    <div className="quantity" role="group" aria-label="Quantity">
+      <button type="button" className="quantity__step" aria-label="Fewer" disabled={disabled || value <= 1} onClick={() => set(value - 1)}>
+        −
+      </button>
+      <input
+        className="quantity__input"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={TOP_UP_MAX_QUANTITY}
+        value={text}
+        aria-label="Number of top-ups"
+        disabled={disabled}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value !== '') onChange(clampQuantity(Number(e.target.value)));
+        }}
+        onBlur={() => set(Number(text) || 1)}
+      />
+      <button
+        type="button"
+        className="quantity__step"
+        aria-label="More"
+        disabled={disabled || value >= TOP_UP_MAX_QUANTITY}
+        onClick={() => set(value + 1)}
+      >
+        +
+      </button>
+    </div>
+  );
+}
+
+/** One-time credits (and storage), in any quantity; anchored at #top-up. */
+export function TopUpSection({ product, signedIn }: { product: OneTimeProduct; signedIn: boolean }) {
+  const [quantity, setQuantity] = useState(1);
+  const [busy, setBusy] = useState(false);
+  const total = formatPrice(product.price.unit_amount * quantity, product.price.currency);
+  const creditsTotal = formatCredits(product.quota.credits * quantity);
+
+  const buy = async () => {
+    setBusy(true);
+    try {
+      const answer = await billingApi.buyTopUp(quantity);
+      if ((await followPurchase(answer)) === 'settled')
+        showToast(`${creditsTotal} credits were added to your balance.`, { title: 'Top-up complete', tone: 'success', durationMs: 6000 });
+    } catch (e) {
+      showToast(errorMessage(e), { tone: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="top-up" id="top-up" aria-labelledby="top-up-title">
+      <div className="top-up__info">
+        <p className="top-up__kicker">One-time purchase</p>
+        <h2 id="top-up-title" className="top-up__title">
+          {product.name}
+        </h2>
+        <p className="muted">{product.tagline}</p>
+        <Markdown source={product.description} className="top-up__description" />
+      </div>
+      <div className="top-up__buy">
+        <p className="plan__price">
+          <span className="plan__amount">{formatPrice(product.price.unit_amount, product.price.currency)}</span>
+          <span className="plan__interval"> each</span>
+        </p>
+        <QuantityPicker value={quantity} onChange={setQuantity} disabled={busy} />
+        <p className="top-up__total" aria-live="polite">
+          {creditsTotal} credits · <strong>{total}</strong>
+        </p>
+        {signedIn ? (
+          <Button block busy={busy} onClick={() => void buy()}>
+            Buy for {total}
+          </Button>
+        ) : (
+          <Button asChild block>
+            <Link to={ROUTES.register}>{MSG_BILLING.createAccount}</Link>
+          </Button>
+        )}
+      </div>
+    </section>
+  );
+}
