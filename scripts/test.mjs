@@ -20,7 +20,7 @@ const NEEDED = [
   ['ffmpeg', 'ffmpeg'],
   ['ffprobe', 'ffmpeg'],
   ['/usr/lib/postgresql', 'postgresql'],
-  ['pocketsphinx', 'pocketsphinx'],
+  ['pocketsphinx_continuous', 'pocketsphinx'],
   ['/usr/share/pocketsphinx/model/en-us', 'pocketsphinx-en-us'],
   ['flite', 'flite'],
   ['espeak-ng', 'espeak-ng'],

@@ -30,7 +30,6 @@ import { IndexRepository } from './repositories/index.repository';
 import { IngestService } from './services/ingest.service';
 import { SearchRepository } from './repositories/search.repository';
 import { SearchService } from './services/search.service';
-import type { IndexModels } from './services/ports';
 import { loadIndexModels } from './models';
 import type { PaymentProvider } from './adapters/billing/paymentProvider';
 import { LocalPaymentProvider } from './adapters/billing/localProvider';
@@ -136,7 +135,8 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     });
     const quota: StorageQuota = billing;
     const indexRepo = new IndexRepository(database.db);
-    const models: IndexModels = await loadIndexModels(config.modelsDir, log);
+    const models = await loadIndexModels(config.modelsDir, log);
+    cleanup.push(() => models.close());
     const search = new SearchService({
       search: new SearchRepository(database.db),
       libraries: new LibraryRepository(database.db),

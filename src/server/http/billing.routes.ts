@@ -102,7 +102,9 @@ export function billingRoutes(
     });
     // The portal's cancel button is a plain HTML form: it posts url-encoded (empty) bodies.
     void app.register(async (scope) => {
-      scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, _body, done) => done(null, {}));
+      scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, _body, done) =>
+        done(null, {}),
+      );
       scope.post<{ Querystring: { u?: string; exp?: string; sig?: string } }>(API.localPortalCancel, async (req, res) => {
         const { u = '', exp = '', sig = '' } = req.query;
         if (!provider.verifyPortal(u, exp, sig)) throw forbidden('This portal link is not valid or has expired.');

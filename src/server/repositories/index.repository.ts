@@ -58,17 +58,15 @@ export class IndexRepository {
         await trx
           .insertInto('keyframes')
           .values(
-            frames
-              .slice(i, i + 500)
-              .map((f) => ({
-                media_id: mediaId,
-                library_id: libraryId,
-                t: f.t,
-                shot_idx: f.shotIdx,
-                objects: '[]',
-                classes: '[]',
-                colours: '[]',
-              })),
+            frames.slice(i, i + 500).map((f) => ({
+              media_id: mediaId,
+              library_id: libraryId,
+              t: f.t,
+              shot_idx: f.shotIdx,
+              objects: '[]',
+              classes: '[]',
+              colours: '[]',
+            })),
           )
           .execute();
       }

@@ -77,26 +77,42 @@ export class SearchService {
       .map((w) => ({ word: w, forms: [...new Set([w, ...this.d.models.normaliseQueryTerm(w).map((x) => x.toLowerCase())])] }));
   }
 
-  /** How well a keyframe shows each query word: the best label (or on-screen word) that is, or expands to, it. */
+  /**
+   * How well a keyframe shows each query word. Every label that is (or expands to) the word is
+   * evidence, combined as a noisy-OR; detected objects count by their prominence (box size), so a
+   * dog filling the frame beats a small dog in a crowd.
+   */
   private frameScore(frame: FrameRow, words: Array<{ forms: string[] }>) {
-    const labels: Array<{ label: string; score: number }> = [
-      ...frame.objects,
-      ...frame.classes,
-      ...frame.colours.map((c) => ({ label: c.name, score: Math.min(1, c.fraction * 2) })),
+    const prominence = (box?: number[]) => {
+      if (!box) return 1;
+      const area = Math.max(0, (box[2]! - box[0]!) * (box[3]! - box[1]!));
+      return 0.6 + 0.4 * Math.min(1, Math.sqrt(area) / 0.5);
+    };
+    const labels: Array<{ label: string; score: number; expand: boolean }> = [
+      ...(frame.objects as Array<{ label: string; score: number; box?: number[] }>).map((o) => ({
+        label: o.label,
+        score: o.score * prominence(o.box),
+        expand: true,
+      })),
+      ...frame.classes.map((c) => ({ label: c.label, score: c.score, expand: true })),
+      // colours and on-screen words are matched as they are: WordNet senses of 'grey' are not wanted
+      ...frame.colours.map((c) => ({ label: c.name, score: Math.min(1, c.fraction * 2), expand: false })),
       ...frame.ocr
         .split(' ')
         .filter(Boolean)
-        .map((w) => ({ label: w, score: 1 })),
+        .map((w) => ({ label: w, score: 1, expand: false })),
     ];
     let total = 0;
     for (const w of words) {
-      let best = 0;
+      let miss = 1;
       for (const l of labels) {
         const own = l.label.toLowerCase().split(/[^a-z0-9]+/);
-        if (w.forms.some((f) => own.includes(f))) best = Math.max(best, l.score);
-        else if (w.forms.some((f) => this.expanded(l.label).has(f))) best = Math.max(best, l.score * EXPANDED_MATCH);
+        let s = 0;
+        if (w.forms.some((f) => own.includes(f))) s = l.score;
+        else if (l.expand && w.forms.some((f) => this.expanded(l.label).has(f))) s = l.score * EXPANDED_MATCH;
+        miss *= 1 - Math.min(0.999, s);
       }
-      total += best;
+      total += 1 - miss;
     }
     return total / Math.max(1, words.length);
   }
@@ -181,7 +197,9 @@ export class SearchService {
       };
       for (const s of list) {
         const prev = run[run.length - 1];
-        if (prev && (index.get(s.frame.t) ?? -9) !== (index.get(prev.frame.t) ?? -9) + 1) flush();
+        // a moment never spans a cut: adjacent matching keyframes of one shot only
+        if (prev && ((index.get(s.frame.t) ?? -9) !== (index.get(prev.frame.t) ?? -9) + 1 || s.frame.shot_idx !== prev.frame.shot_idx))
+          flush();
         run.push(s);
       }
       flush();

@@ -1,0 +1,100 @@
+import sharp from 'sharp';
+
+/** A decoded sRGB image, 3 bytes a pixel, row-major. */
+export interface RgbImage {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * Decodes an encoded image once; every model then resizes from these pixels, so a keyframe's JPEG
+ * is not decoded again per model. Very large photos are capped because no model here looks at more
+ * than ~1000 pixels and OCR gains nothing beyond full HD.
+ */
+export async function decodeRgb(encoded: Buffer, maxSide = 1920): Promise<RgbImage> {
+  const { data, info } = await sharp(encoded, { failOn: 'none' })
+    .rotate() // honour EXIF orientation of phone photos
+    .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** A sharp pipeline over decoded pixels. */
+export const fromRgb = (img: RgbImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
+
+/** Resizes to exactly width x height (stretching), returning raw RGB. */
+export async function resizeRgb(img: RgbImage, width: number, height: number, fit: 'fill' | 'cover' = 'fill'): Promise<Buffer> {
+  return fromRgb(img).resize({ width, height, fit, kernel: 'linear' }).raw().toBuffer();
+}
+
+/** torchvision-style "resize short side to `short`, centre crop `crop`", returning raw RGB. */
+export async function resizeCentreCrop(img: RgbImage, short: number, crop: number): Promise<Buffer> {
+  const scale = short / Math.min(img.width, img.height);
+  const w = Math.max(crop, Math.round(img.width * scale));
+  const h = Math.max(crop, Math.round(img.height * scale));
+  return fromRgb(img)
+    .resize({ width: w, height: h, fit: 'fill', kernel: 'linear' })
+    .extract({ left: Math.floor((w - crop) / 2), top: Math.floor((h - crop) / 2), width: crop, height: crop })
+    .raw()
+    .toBuffer();
+}
+
+/** Writes HWC RGB bytes into a CHW float tensor slice with per-channel (x/255 - mean)/std. */
+export function toChwNormalised(
+  rgb: Buffer,
+  size: number,
+  out: Float32Array,
+  offset: number,
+  mean: readonly [number, number, number],
+  std: readonly [number, number, number],
+): void {
+  const plane = size * size;
+  for (let i = 0; i < plane; i++) {
+    for (let c = 0; c < 3; c++) out[offset + c * plane + i] = (rgb[i * 3 + c] / 255 - mean[c]) / std[c];
+  }
+}
+
+/** L2-normalises in place and returns the same array. */
+export function l2normalise(v: Float32Array): Float32Array {
+  let s = 0;
+  for (const x of v) s += x * x;
+  const n = Math.sqrt(s) || 1;
+  for (let i = 0; i < v.length; i++) v[i] /= n;
+  return v;
+}
+
+/** Cosine similarity of two vectors of equal length. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return dot / (Math.sqrt(na * nb) || 1);
+}
+
+/** Intersection over union of two x1,y1,x2,y2 boxes. */
+export function iou(a: readonly number[], b: readonly number[]): number {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter);
+}
+
+/** Greedy non-maximum suppression; returns the kept indices, best first. */
+export function nms(boxes: ReadonlyArray<readonly number[]>, scores: readonly number[], iouThreshold: number): number[] {
+  const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
+  const keep: number[] = [];
+  for (const i of order) {
+    if (keep.every((k) => iou(boxes[i], boxes[k]) <= iouThreshold)) keep.push(i);
+  }
+  return keep;
+}

@@ -1,0 +1,232 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IndexModels } from '../../services/ports';
+import { ClipImageEncoder, ClipTextEncoder, clipMissing, NoTextEncoder } from './clip';
+import { dominantColours } from './colours';
+import { decodeRgb, type RgbImage } from './image';
+import { MobilenetClassifier, readImagenetLabels, type ClassifierResult } from './mobilenet';
+import { findLines, OcrReader } from './ocr';
+import { PocketsphinxSpeech, type PocketsphinxOptions } from './pocketsphinx';
+import { ModelMissingError, type Detection, type SpeechToText, type TextEncoder, type VisualAnalyzer, type VisualFeatures } from './types';
+import { UltrafaceDetector } from './ultraface';
+import { WordNet } from './wordnet';
+import { YoloxDetector } from './yolox';
+
+export * from './types';
+export { cosine } from './image';
+
+/** The features a VisualAnalyzer can compute, in the order they are reported. */
+export const VISUAL_FEATURES = ['objects', 'classes', 'embedding', 'colours', 'text', 'faces', 'clip'] as const;
+export type VisualFeature = (typeof VISUAL_FEATURES)[number];
+
+export interface VisualAnalyzerOptions {
+  /** Features to leave out on purpose (not reported as missing). */
+  skip?: VisualFeature[];
+  /** 'auto' (default) reads text only where the cheap line detector finds some; 'off' never. */
+  ocr?: 'auto' | 'off';
+  /** Threads per ONNX session (default: ONNX Runtime's choice). */
+  threads?: number;
+}
+
+/** Keyframes are decoded once at up to this size: the detectors look at <= 640 px, OCR crops gain nothing beyond. */
+const DECODE_MAX = 1280;
+
+const reason = (err: unknown) =>
+  err instanceof ModelMissingError ? `${err.files.join(', ')} not in ${err.where}` : (err as Error).message;
+
+/**
+ * Opens every "what is seen" model found in `modelsDir`. A model that is not there does not stop
+ * the others: its feature is left out of `capabilities` and each frame's `missing` says which file.
+ */
+export async function createVisualAnalyzer(
+  modelsDir: string,
+  opts: VisualAnalyzerOptions = {},
+): Promise<VisualAnalyzer & { readonly missing: string[] }> {
+  const skip = new Set(opts.skip ?? []);
+  const notComputed: string[] = [];
+  const session = { threads: opts.threads };
+  const attempt = async <T>(features: VisualFeature[], open: () => Promise<T>): Promise<T | null> => {
+    if (features.every((f) => skip.has(f))) return null;
+    try {
+      return await open();
+    } catch (err) {
+      for (const f of features) if (!skip.has(f)) notComputed.push(`${f}: ${reason(err)}`);
+      return null;
+    }
+  };
+  const yolox = await attempt(['objects'], () => YoloxDetector.open(modelsDir, session));
+  const mobilenet = await attempt(['classes', 'embedding'], () => MobilenetClassifier.open(modelsDir, session));
+  const faces = await attempt(['faces'], () => UltrafaceDetector.open(modelsDir, session));
+  const ocr = opts.ocr === 'off' ? null : await attempt(['text'], () => OcrReader.open());
+  let clip: ClipImageEncoder | null = null;
+  if (!skip.has('clip')) {
+    const why = clipMissing(modelsDir);
+    if (why) notComputed.push(why);
+    else clip = await attempt(['clip'], () => ClipImageEncoder.open(modelsDir, session));
+  }
+  const has: Record<VisualFeature, boolean> = {
+    objects: !!yolox,
+    classes: !!mobilenet,
+    embedding: !!mobilenet,
+    colours: !skip.has('colours'),
+    text: !!ocr,
+    faces: !!faces,
+    clip: !!clip,
+  };
+  return new LocalVisualAnalyzer(
+    VISUAL_FEATURES.filter((f) => has[f]),
+    notComputed,
+    { yolox, mobilenet, faces, ocr, clip },
+  );
+}
+
+class LocalVisualAnalyzer implements VisualAnalyzer {
+  constructor(
+    readonly capabilities: string[],
+    /** Features not computed and why, e.g. 'objects: yolox_nano.onnx not in MODELS_DIR'. */
+    readonly missing: string[],
+    private readonly m: {
+      yolox: YoloxDetector | null;
+      mobilenet: MobilenetClassifier | null;
+      faces: UltrafaceDetector | null;
+      ocr: OcrReader | null;
+      clip: ClipImageEncoder | null;
+    },
+  ) {}
+
+  async analyze(images: Buffer[]): Promise<VisualFeatures[]> {
+    const decoded = await Promise.all(
+      images.map((b) =>
+        decodeRgb(b, DECODE_MAX).then(
+          (img): RgbImage | Error => img,
+          (err: Error) => new Error(`image: cannot decode (${err.message})`),
+        ),
+      ),
+    );
+    const good = decoded.filter((d): d is RgbImage => !(d instanceof Error));
+    // The batch-friendly models run once over all decodable frames.
+    const classes: ClassifierResult[] = this.m.mobilenet ? await this.m.mobilenet.classify(good) : [];
+    const clips: Float32Array[] = this.m.clip ? await this.m.clip.embed(good) : [];
+    const out: VisualFeatures[] = [];
+    let g = 0;
+    for (const d of decoded) {
+      if (d instanceof Error) {
+        out.push({
+          objects: [],
+          classes: [],
+          embedding: new Float32Array(0),
+          colours: [],
+          text: [],
+          faces: 0,
+          clip: null,
+          missing: [d.message],
+        });
+        continue;
+      }
+      const i = g++;
+      const objects: Detection[] = this.m.yolox ? await this.m.yolox.detect(d) : [];
+      const faces = this.m.faces ? await this.m.faces.count(d) : 0;
+      const colours = this.capabilities.includes('colours') ? await dominantColours(d) : [];
+      let text: VisualFeatures['text'] = [];
+      if (this.m.ocr) {
+        const lines = await findLines(d);
+        if (lines.length) text = await this.m.ocr.read(d, lines);
+      }
+      out.push({
+        objects,
+        classes: classes[i]?.classes ?? [],
+        embedding: classes[i]?.embedding ?? new Float32Array(0),
+        colours,
+        text,
+        faces,
+        clip: clips[i] ?? null,
+        missing: [...this.missing],
+      });
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.m.yolox?.close(), this.m.mobilenet?.close(), this.m.faces?.close(), this.m.ocr?.close(), this.m.clip?.close()]);
+  }
+}
+
+/** CLIP's text tower when `modelsDir` holds the pair and tokenizer; otherwise an encoder whose `available` is false and `reason` names the files. */
+export async function createTextEncoder(modelsDir: string): Promise<TextEncoder & { reason?: string }> {
+  const why = clipMissing(modelsDir);
+  if (why) return new NoTextEncoder(why);
+  return ClipTextEncoder.open(modelsDir);
+}
+
+/** The default speech engine (Debian's pocketsphinx); throws ModelMissingError naming the packages when absent. */
+export function createSpeechToText(opts: PocketsphinxOptions = {}): SpeechToText {
+  return new PocketsphinxSpeech(opts);
+}
+
+/** WordNet with ImageNet's classes registered (from `imagenet1k_labels.tsv` when present). */
+export function createWordNet(modelsDir: string): WordNet {
+  const wn = new WordNet();
+  if (fs.existsSync(path.join(modelsDir, 'imagenet1k_labels.tsv'))) wn.registerImagenet(readImagenetLabels(modelsDir));
+  return wn;
+}
+
+/** Anything with pino's (obj, msg) calls; the server passes its logger. */
+export interface ModelLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * Everything ingest and search need from the models, opened from `modelsDir`. What could not be
+ * opened is listed by name in `missing` (and logged), never replaced by something else.
+ */
+export async function createIndexModels(
+  modelsDir: string,
+  log?: ModelLog,
+): Promise<IndexModels & { capabilities: string[]; close(): Promise<void> }> {
+  const missing: string[] = [];
+  const visual = await createVisualAnalyzer(modelsDir);
+  missing.push(...visual.missing);
+  const useVisual = visual.capabilities.includes('objects') || visual.capabilities.includes('classes');
+  if (!useVisual) await visual.close();
+
+  let speech: SpeechToText | null = null;
+  try {
+    speech = createSpeechToText();
+  } catch (err) {
+    missing.push(`speech: ${reason(err)}`);
+  }
+
+  const encoder = await createTextEncoder(modelsDir);
+  if (!encoder.available && encoder.reason && !missing.includes(encoder.reason)) missing.push(encoder.reason);
+
+  let wn: WordNet | null = null;
+  try {
+    wn = createWordNet(modelsDir);
+    wn.expandLabel('dog'); // loads the files now, so a missing one shows at boot rather than mid-ingest
+  } catch (err) {
+    missing.push(`labels: ${reason(err)}`);
+    wn = null;
+  }
+
+  const capabilities = [
+    ...(useVisual ? visual.capabilities : []),
+    ...(speech ? ['speech'] : []),
+    ...(encoder.available ? ['clip-text'] : []),
+    ...(wn ? ['wordnet'] : []),
+  ];
+  if (missing.length) log?.warn({ modelsDir, missing }, 'some indexer models are missing: those features are not computed');
+  log?.info({ modelsDir, capabilities }, 'indexer models loaded');
+  return {
+    visual: useVisual ? visual : null,
+    speech,
+    textEncoder: encoder.available ? encoder : null,
+    expandLabel: (label) => (wn ? wn.expandLabel(label) : [label.toLowerCase()]),
+    normaliseQueryTerm: (word) => (wn ? wn.normaliseQueryTerm(word) : [word.toLowerCase()]),
+    missing,
+    capabilities,
+    async close() {
+      await Promise.all([useVisual ? visual.close() : undefined, encoder.close()]);
+    },
+  };
+}

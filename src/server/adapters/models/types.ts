@@ -1,0 +1,91 @@
+/** One object found by the detector. */
+export interface Detection {
+  label: string;
+  score: number;
+  /** x1, y1, x2, y2 as fractions (0..1) of the original image. */
+  box: [number, number, number, number];
+}
+
+/** One ImageNet class with its WordNet id (a WordNet 3.0 noun offset, as ImageNet spells it). */
+export interface ClassScore {
+  label: string;
+  wnid: string;
+  score: number;
+}
+
+/** Everything "seen" in one keyframe. */
+export interface VisualFeatures {
+  objects: Detection[];
+  classes: ClassScore[];
+  /** The classifier's pooled features: 1280 values, L2-normalised (empty when the classifier is missing). */
+  embedding: Float32Array;
+  /** Dominant colours in plain words, largest share first; fractions sum to at most 1. */
+  colours: Array<{ name: string; fraction: number }>;
+  /** On-screen words that passed the confidence and junk filters. */
+  text: Array<{ word: string; confidence: number }>;
+  /** Number of faces (0 when the face model is missing; see `missing`). */
+  faces: number;
+  /** CLIP image embedding (512, L2-normalised), or null when CLIP is not installed. */
+  clip: Float32Array | null;
+  /** Features not computed for this frame and why, e.g. 'clip: textual_quant.onnx not in MODELS_DIR'. */
+  missing: string[];
+}
+
+/** Runs the "what is seen" models over keyframes. */
+export interface VisualAnalyzer {
+  /** Feature names this analyzer computes: objects, classes, embedding, colours, text, faces, clip. */
+  readonly capabilities: string[];
+  /** Features for each encoded (JPEG/PNG/WebP) image, in the same order. */
+  analyze(images: Buffer[]): Promise<VisualFeatures[]>;
+  /** Releases model sessions and OCR workers. */
+  close(): Promise<void>;
+}
+
+/** CLIP's text tower: a query in words to the space of `VisualFeatures.clip`. */
+export interface TextEncoder {
+  readonly available: boolean;
+  /** 512 values, L2-normalised; null when CLIP is absent. */
+  embed(text: string): Promise<Float32Array | null>;
+  close(): Promise<void>;
+}
+
+/** A stretch of speech with its words. Times in seconds from the start of the audio. */
+export interface Segment {
+  start: number;
+  end: number;
+  text: string;
+  words: Array<{ word: string; start: number; end: number }>;
+}
+
+/** Speech to text with word timestamps. */
+export interface SpeechToText {
+  readonly name: string;
+  /** Segments of a 16 kHz mono WAV file, in time order. */
+  transcribe(wavPath16kMono: string, opts?: { onProgress?(fraction: number): void }): Promise<Segment[]>;
+}
+
+/** A model file or tool that is not there; `files` names each missing one, `where` the place looked in. */
+export class ModelMissingError extends Error {
+  readonly code = 'model_missing';
+  constructor(
+    readonly model: string,
+    readonly files: string[],
+    readonly where: string,
+    dir?: string,
+  ) {
+    super(`${model}: ${files.join(', ')} not in ${where}${dir ? ` (${dir})` : ''}`);
+    this.name = 'ModelMissingError';
+  }
+}
+
+/** A model ran but gave something we cannot use (wrong shape, tool crashed). */
+export class ModelRunError extends Error {
+  readonly code = 'model_failed';
+  constructor(
+    readonly model: string,
+    message: string,
+  ) {
+    super(`${model}: ${message}`);
+    this.name = 'ModelRunError';
+  }
+}
