@@ -12,7 +12,7 @@ import { buildHttpApp, createLogger } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { migrateToLatest } from './db/migrate';
 import { accountCleanupJob } from './jobs/accountCleanup.job';
-import { registerJobs, type JobDefinition } from './jobs/registry';
+import { registerJobs, requeueOrphanedJobs, type JobDefinition } from './jobs/registry';
 import { ingestJob } from './jobs/ingest.job';
 import { uploadExpiryJob } from './jobs/uploadExpiry.job';
 import type { BlobStore } from './adapters/blobs/blobStore';
@@ -23,7 +23,7 @@ import { loadDemoItems } from './demo';
 import { LibraryRepository } from './repositories/library.repository';
 import { MediaRepository } from './repositories/media.repository';
 import { UploadRepository } from './repositories/upload.repository';
-import { LibraryService } from './services/library.service';
+import { INGEST_JOB, LibraryService } from './services/library.service';
 import type { JobQueue, StorageQuota } from './services/ports';
 import { UploadService } from './services/upload.service';
 import { IndexRepository } from './repositories/index.repository';
@@ -194,6 +194,10 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));
     queueRef.boss = boss;
     cleanup.push(() => boss.stop({ graceful: true, wait: true, timeout: 10_000 }));
+    if (database.kind === 'pglite' && config.role !== 'api') {
+      const n = await requeueOrphanedJobs(database.executeSql, [INGEST_JOB]);
+      if (n) log.info({ jobs: n }, 'resumed jobs cut off by an earlier stop');
+    }
     await registerJobs(
       boss,
       [accountCleanupJob(accounts), ingestJob(ingest) as JobDefinition, uploadExpiryJob(uploads), renewalJob(billing)],

@@ -218,6 +218,8 @@ export interface IngestState {
   strip?: { interval: number; columns: number; count: number; width: number; height: number };
   missing?: string[];
   charged?: number;
+  /** Milliseconds each stage took (for benchmarks and support). */
+  timings?: Record<string, number>;
 }
 
 export interface ShotsTable {

@@ -8,7 +8,7 @@ import type { JobDefinition } from './registry';
  */
 export const ingestJob = (ingest: IngestService): JobDefinition<{ mediaId: string }> => ({
   name: INGEST_JOB,
-  options: { name: INGEST_JOB, retryLimit: 2, retryDelay: 5, expireInSeconds: 3 * 3600 },
+  options: { name: INGEST_JOB, retryLimit: 2, retryDelay: 5, expireInSeconds: 30 * 60 },
   workOptions: { batchSize: 1, pollingIntervalSeconds: 1 },
   handler: ({ mediaId }) => ingest.run(mediaId),
 });

@@ -28,3 +28,16 @@ export async function registerJobs(boss: PgBoss, jobs: JobDefinition[], runWorke
     }
   }
 }
+
+/**
+ * In embedded mode this process is the only worker (the data-directory lock guarantees it), so a
+ * job still 'active' at boot was cut off by a crash: hand it back for a retry now instead of
+ * waiting for its expiry. (With PostgreSQL and several workers, expiry does this job.)
+ */
+export async function requeueOrphanedJobs(executeSql: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>, names: string[]) {
+  const r = await executeSql(
+    `update pgboss.job set state = 'retry', start_after = now() where state = 'active' and name = any($1::text[]) returning id`,
+    [names],
+  );
+  return r.rows.length;
+}

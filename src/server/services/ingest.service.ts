@@ -67,6 +67,7 @@ export class IngestService {
     let media: MediaRow = start;
     const state = await this.d.index.state(mediaId);
     const done = new Set(state.done);
+    const timings: Record<string, number> = { ...(state.timings ?? {}) };
     let base = 0;
     let lastWrite = 0;
     const progress = async (stage: Stage, f: number, force = false) => {
@@ -83,8 +84,11 @@ export class IngestService {
         if (!done.has(stage)) {
           await this.d.index.patchState(mediaId, { stage });
           await progress(stage, 0, true);
+          const t0 = performance.now();
           try {
             media = (await this.stage(stage, media, work, (f) => void progress(stage, f))) ?? media;
+            timings[stage] = Math.round(performance.now() - t0);
+            await this.d.index.patchState(mediaId, { timings });
           } catch (err) {
             if (err instanceof NotMediaError) throw err;
             if (err instanceof InsufficientCreditsError) throw err;
