@@ -1,0 +1,155 @@
+// Ingest speed as a multiple of real time for a 10-minute 720p H.264 video with speech, stage by
+// stage. The video is made from Debian darknet's photos (a cut every 5 s) with flite narration, and
+// cached in tests/bench/out so reruns measure ingest only.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { API, type Media } from '../../src/contract';
+import { startServer } from '../../src/server/main';
+import { client } from '../integration/support/harness';
+import { uploadFile, waitForStatus } from '../integration/support/upload';
+import { STAGES } from '../../src/server/services/ingest.service';
+
+const MINUTES = Number(process.env.BENCH_INGEST_MINUTES ?? 10);
+const out = path.resolve('tests/bench/out');
+fs.mkdirSync(out, { recursive: true });
+const video = path.join(out, `ingest-${MINUTES}min-720p.mp4`);
+
+function makeVideo() {
+  const photos = ['dog', 'horses', 'eagle', 'giraffe', 'person', 'kite', 'scream'].map((p) => `/usr/share/darknet/data/${p}.jpg`);
+  const seconds = MINUTES * 60;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-bench-'));
+  // one 5 s clip per photo, then a concat list cycling through them
+  photos.forEach((p, i) =>
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-loop',
+      '1',
+      '-framerate',
+      '25',
+      '-t',
+      '5',
+      '-i',
+      p,
+      '-vf',
+      "scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2,zoompan=z='min(zoom+0.0015,1.2)':d=125:s=1280x720:fps=25,format=yuv420p",
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '28',
+      '-g',
+      '50',
+      path.join(tmp, `c${i}.mp4`),
+    ]),
+  );
+  const list = Array.from({ length: Math.ceil(seconds / 5) }, (_, i) => `file '${path.join(tmp, `c${i % photos.length}.mp4`)}'`).join('\n');
+  fs.writeFileSync(path.join(tmp, 'list.txt'), list);
+  const text =
+    'A dog sits by the bicycle. Horses run across the field. An eagle spreads its wings over the valley. A giraffe eats leaves from a tall tree. People fly kites on the beach in the afternoon wind. ';
+  execFileSync('flite', ['-voice', 'slt', '-t', text.repeat(3), '-o', path.join(tmp, 'speech.wav')]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    path.join(tmp, 'list.txt'),
+    '-stream_loop',
+    '-1',
+    '-i',
+    path.join(tmp, 'speech.wav'),
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-c:v',
+    'copy',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    '-t',
+    String(seconds),
+    '-movflags',
+    '+faststart',
+    video,
+  ]);
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+if (!fs.existsSync(video)) {
+  console.log(`making a ${MINUTES}-minute 720p test video...`);
+  makeVideo();
+}
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-ingest-bench-'));
+const server = await startServer({
+  PORT: '0',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  WEB_DIR: path.join(dataDir, 'none'),
+  SIGNUP_BONUS_CREDITS: '1000000',
+});
+try {
+  const api = client(server.url);
+  const reg = await api('POST', API.register, { body: { email: 'bench@example.com', password: 'bench-password' } });
+  await server.database.db.updateTable('users').set({ is_verified: true }).execute();
+  const token = reg.body.token!;
+  // let the demo library's own ingest finish first, so it does not compete
+  const libs = (
+    await api<Array<{ _id: string; rootFolderId: string; isDefault: boolean; isDemo: boolean; latestMediaIds: string[] }>>(
+      'GET',
+      API.libraries,
+      { token },
+    )
+  ).body.data!;
+  const demo = libs.find((l) => l.isDemo)!;
+  for (const id of demo.latestMediaIds) await waitForStatus({ api } as never, token, demo._id, id, ['completed', 'errored'], 300_000);
+  const lib = libs.find((l) => l.isDefault)!;
+  const fin = await uploadFile({ api } as never, token, lib._id, lib.rootFolderId, 'bench.mp4', fs.readFileSync(video));
+  const t0 = performance.now();
+  const media: Media = await waitForStatus(
+    { api } as never,
+    token,
+    lib._id,
+    fin.body.data!._id,
+    ['completed', 'errored', 'invalid'],
+    1_800_000,
+  );
+  const wall = (performance.now() - t0) / 1000;
+  if (media.status !== 'completed') throw new Error(`ingest ended ${media.status}: ${media.error?.message}`);
+  const row = await server.database.db.selectFrom('media').select('ingest').where('id', '=', media._id).executeTakeFirstOrThrow();
+  const timings = row.ingest.timings ?? {};
+  const duration = media.metadata.video.duration;
+  const kf = await server.database.db
+    .selectFrom('keyframes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('media_id', '=', media._id)
+    .executeTakeFirst();
+  console.log(
+    `video: ${(duration / 60).toFixed(1)} min, ${media.metadata.video.width}x${media.metadata.video.height}, ${Number(kf?.n)} keyframes`,
+  );
+  for (const s of STAGES) {
+    const ms = timings[s] ?? 0;
+    console.log(
+      `  ${s.padEnd(13)} ${(ms / 1000).toFixed(1).padStart(7)} s   ${ms ? `${(duration / (ms / 1000)).toFixed(0).padStart(6)}x real time` : ''}`,
+    );
+  }
+  const total = Object.values(timings).reduce((a, b) => a + b, 0) / 1000;
+  console.log(
+    `  ${'all stages'.padEnd(13)} ${total.toFixed(1).padStart(7)} s   ${(duration / total).toFixed(1).padStart(6)}x real time   (target >= 10x)`,
+  );
+  console.log(
+    `  ${'wall clock'.padEnd(13)} ${wall.toFixed(1).padStart(7)} s   ${(duration / wall).toFixed(1).padStart(6)}x real time (upload finish -> completed)`,
+  );
+} finally {
+  await server.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
