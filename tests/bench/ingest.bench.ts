@@ -21,6 +21,7 @@ function makeVideo() {
   const seconds = MINUTES * 60;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-bench-'));
   // one 5 s clip per photo, then a concat list cycling through them
+  // one 5 s clip per photo with a slow pan (so every frame differs a little), then a concat list
   photos.forEach((p, i) =>
     execFileSync('ffmpeg', [
       '-v',
@@ -35,13 +36,13 @@ function makeVideo() {
       '-i',
       p,
       '-vf',
-      "scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2,zoompan=z='min(zoom+0.0015,1.2)':d=125:s=1280x720:fps=25,format=yuv420p",
+      "scale=1408:792:force_original_aspect_ratio=increase,crop=1280:720:x='(iw-1280)*t/5':y='(ih-720)/2',format=yuv420p",
       '-c:v',
       'libx264',
       '-preset',
-      'veryfast',
+      'ultrafast',
       '-crf',
-      '28',
+      '26',
       '-g',
       '50',
       path.join(tmp, `c${i}.mp4`),

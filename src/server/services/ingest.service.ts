@@ -68,10 +68,12 @@ export class IngestService {
     const state = await this.d.index.state(mediaId);
     const done = new Set(state.done);
     const timings: Record<string, number> = { ...(state.timings ?? {}) };
-    let base = 0;
+    // Progress: each stage's share of the work times how far it got (done stages count whole).
+    const fraction: Partial<Record<Stage, number>> = Object.fromEntries(state.done.map((s) => [s, 1]));
     let lastWrite = 0;
     const progress = async (stage: Stage, f: number, force = false) => {
-      const value = Math.min(0.99, (base + WEIGHT[stage] * f) / TOTAL);
+      fraction[stage] = f;
+      const value = Math.min(0.99, STAGES.reduce((sum, s) => sum + WEIGHT[s] * (fraction[s] ?? 0), 0) / TOTAL);
       if (!force && Date.now() - lastWrite < 500) return;
       lastWrite = Date.now();
       await this.d.media.update(mediaId, { progress: value });
@@ -79,25 +81,36 @@ export class IngestService {
     if (media.blob_shared && (await this.reuseTwin(media))) return;
     const work = path.join(this.d.workDir, mediaId);
     fs.mkdirSync(work, { recursive: true });
-    try {
-      for (const stage of STAGES) {
-        if (!done.has(stage)) {
-          await this.d.index.patchState(mediaId, { stage });
-          await progress(stage, 0, true);
-          const t0 = performance.now();
-          try {
-            media = (await this.stage(stage, media, work, (f) => void progress(stage, f))) ?? media;
-            timings[stage] = Math.round(performance.now() - t0);
-            await this.d.index.patchState(mediaId, { timings });
-          } catch (err) {
-            if (err instanceof NotMediaError) throw err;
-            if (err instanceof InsufficientCreditsError) throw err;
-            throw new StageError(stage, (err as Error).message);
-          }
-          await this.d.index.markDone(mediaId, stage);
-        }
-        base += WEIGHT[stage];
+    const runStage = async (stage: Stage, m: MediaRow): Promise<MediaRow> => {
+      if (done.has(stage)) return m;
+      await progress(stage, 0, true);
+      const t0 = performance.now();
+      let next: MediaRow;
+      try {
+        next = (await this.stage(stage, m, work, (f) => void progress(stage, f))) ?? m;
+      } catch (err) {
+        if (err instanceof NotMediaError || err instanceof InsufficientCreditsError) throw err;
+        throw new StageError(stage, (err as Error).message);
       }
+      timings[stage] = Math.round(performance.now() - t0);
+      await this.d.index.patchState(mediaId, { timings, stage });
+      await this.d.index.markDone(mediaId, stage);
+      fraction[stage] = 1;
+      return next;
+    };
+    /** Runs stages one after another, each seeing the media as the previous left it. */
+    const lane = async (stages: Stage[], m: MediaRow) => {
+      for (const stage of stages) m = await runStage(stage, m);
+      return m;
+    };
+    try {
+      media = await runStage('probe', media);
+      // What is said needs only the probe: it runs beside the picture stages, one lane per core.
+      const lanes = await Promise.allSettled([lane(['preview', 'thumbnails', 'keyframes', 'visual'], media), lane(['speech'], media)]);
+      const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+      if (failed) throw failed.reason;
+      media = (await this.d.media.byId(mediaId)) ?? media;
+      media = await lane(['descriptions', 'complete'], media);
     } catch (err) {
       if (err instanceof NotMediaError) {
         await this.d.media.transition(mediaId, ['processing'], { status: 'invalid', error_message: err.message, progress: 0 });
