@@ -396,3 +396,65 @@ export const MSG_SEARCH = {
   searchSubline: 'Search the Demo library or select an alternate library below.',
   placeholder: 'Ask me anything...',
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Appended by the search page issue: the spec's search, grid and preview constants (sections 4, 5,
+// 8 and 9) and the strings of the search bar, library switcher and moment card and dialog.
+
+/** Request debounce (section 4 and 9): one library, several libraries. */
+export const SEARCH_DEBOUNCE_MS = { single: 400, multi: 1000 } as const;
+/** Query of the transcript search call (section 7). */
+export const SEARCH_TRANSCRIPT_THRESHOLD = '0.0';
+/** Local feature flag that makes the unified (multimodal) result type available (section 4). */
+export const UNIFIED_SEARCH_FLAG = 'feature.unifiedSearch';
+/** Names users see for the result types (section 4). */
+export const SEARCH_RESULT_TYPE_LABEL: Record<SearchResultType, string> = {
+  visual: 'visual',
+  transcript: 'conversational',
+  unified: 'multimodal',
+};
+
+/** Results grid (section 9). */
+export const RESULTS_GRID = { minCellWidth: 200, gap: 16, sideMargin: 8, bottomPadding: 200, throttleMs: 100, skeletons: 10 } as const;
+
+/** Moment previews (section 9): loading queue, hover delay, buffer, recovery and circuit breaker. */
+export const MOMENT_PREVIEW = {
+  queueConcurrency: 5,
+  hoverDelayMs: 500,
+  bufferMaxSeconds: 30,
+  retries: 3,
+  breakerFailures: 5,
+  breakerResetMs: 30_000,
+  breakerCleanupEveryMs: 5 * 60_000,
+  breakerCleanupAfterMs: 60_000,
+} as const;
+
+/** Library switcher (section 4 and 9). The filter pill limit is FILTER_PILL_MAX_CHARS. */
+export const LIBRARY_SWITCHER = { nameMaxChars: 20, maxIcons: 2 } as const;
+
+/** Transcript and shot descriptions files (section 3). */
+export interface TranscriptFile {
+  segments: Array<{ start: number; end: number; text: string; speaker: string | null }>;
+}
+export interface ShotDescriptionsFile {
+  descriptions: Array<{ start: number; end: number; desc: string }>;
+}
+
+/** Strings of the search page, switcher, moment card and dialog (sections 4, 5 and 8), verbatim. */
+export const MSG_SEARCH_UI = {
+  searchModeUpdated: 'Search mode updated',
+  nowViewing: (mode: string) => `You're now viewing ${mode} results`,
+  unsupportedFileTitle: UNSUPPORTED_FILE_TYPE,
+  unsupportedFile: 'Please drag and drop an image file for image search. SVG files are not supported.',
+  multipleImagesTitle: 'Multiple images detected',
+  multipleImages: 'Image search only supports one image at a time. Using the first image.',
+  noLibrarySelected: 'No library selected',
+  switchingToDemo: 'Switching to demo library',
+  libraryChanged: 'Library successfully changed',
+  searchingLibraries: (n: number) => `Searching ${n} libraries`,
+  similarMoments: 'Search for similar moments',
+  retryLoading: 'Click to retry loading.',
+  loading: 'Loading...',
+  noTranscript: 'No transcript available',
+  noDescription: 'No description available',
+} as const;

@@ -4,6 +4,7 @@ import { createAccountApi } from './account';
 import { createBillingApi } from './billing';
 import { createApiClient } from './client';
 import { createLibraryApi } from './library';
+import { createSearchApi } from './search';
 
 /** The app's one API client: the session store holds its token, and a refused token ends the session. */
 export const apiClient = createApiClient({
@@ -18,3 +19,5 @@ export const api = createAccountApi(apiClient);
 export const libraryApi = createLibraryApi(apiClient);
 
 export const billingApi = createBillingApi(apiClient);
+
+export const searchApi = createSearchApi(apiClient);

@@ -278,3 +278,18 @@ export const IconFolder = (p: IconProps) => (
     <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />
   </Icon>
 );
+export const IconSimilar = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3" y="3" width="12" height="9" rx="1.5" />
+    <path d="M7 16v1.5A1.5 1.5 0 0 0 8.5 19H10" />
+    <circle cx="16.5" cy="16.5" r="3.5" />
+    <path d="m21 21-2-2" />
+  </Icon>
+);
+export const IconImage = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <circle cx="9" cy="10" r="1.8" />
+    <path d="m21 16-5-5-9 9" />
+  </Icon>
+);

@@ -269,7 +269,10 @@ export class SearchService {
     const libraryIds = await this.ownedLibraryIds(user, [libraryId]);
     const moments = await this.moments(libraryIds, type, req, limit + offset);
     const page = moments.slice(offset, offset + limit);
-    return { results: page, medias: await this.medias(page) };
+    const medias = await this.medias(page);
+    // Say honestly what the index could not compute (e.g. CLIP not installed).
+    const missingFeatures = [...new Set([...this.d.models.missing, ...Object.values(medias).flatMap((m) => m.missingFeatures)])];
+    return { results: page, medias, missingFeatures };
   }
 
   async searchMany(

@@ -4,11 +4,7 @@ import { Button } from '../../ui/Button';
 import { IconSearch } from '../../ui/icons';
 import { SectionPlaceholder } from './SectionPlaceholder';
 
-// Seam for the search issue (a reachable route with honest content), and the not-found page.
-
-export function SearchScreen() {
-  return <SectionPlaceholder title="Search" icon={<IconSearch size={26} />} text="Search is not part of this version of Clipseek yet." />;
-}
+// The not-found page.
 
 export function NotFoundScreen() {
   return (

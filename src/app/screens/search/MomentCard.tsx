@@ -1,0 +1,203 @@
+import { memo, useRef, useState, type KeyboardEvent } from 'react';
+import { useSnapshot } from 'valtio';
+import { MSG_SEARCH_UI, type Media, type Moment } from '../../../contract';
+import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { CheckboxControl } from '../../ui/Checkbox';
+import { IconAlert, IconExternal, IconFilm, IconSimilar } from '../../ui/icons';
+import { Spinner } from '../../ui/Spinner';
+import { Tooltip } from '../../ui/Tooltip';
+import type { MasonryCell } from './masonry';
+import { formatMomentLength, formatTimecode } from './momentFormat';
+import { showsVideo } from './previewRecovery';
+import { useHoverIntent, useInView, useMomentPreview } from './useMomentPreview';
+
+/** The media's original link, when it came from an http(s) address (anything else gets no icon). */
+export function externalUrlOf(media: Media | undefined): string | null {
+  const url = media?.origin.url;
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export const canPreview = (moment: Moment, media: Media | undefined) =>
+  Boolean(media && media.kind === 'video' && media.capabilities.preview && moment.endTime > moment.startTime);
+
+export const mediaNameOf = (media: Media | undefined) => media?.metadata.name || media?.metadata.filename || 'Untitled media';
+
+/** A moment in the results grid (spec section 2): preview, time range, media name, source link, select, similar. */
+export const MomentCard = memo(function MomentCard({
+  moment,
+  media,
+  cell,
+  autoplay,
+  selected,
+  selecting,
+  caption,
+  onOpen,
+  onToggle,
+  onSimilar,
+}: {
+  moment: Moment;
+  media: Media | undefined;
+  cell: MasonryCell;
+  autoplay: boolean;
+  selected: boolean;
+  selecting: boolean;
+  /** The second line: the moment's words, or its library in a multi-library search. */
+  caption: string | null;
+  onOpen: (moment: Moment) => void;
+  onToggle: (moment: Moment) => void;
+  onSimilar: (moment: Moment) => void;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const inView = useInView(ref);
+  const hover = useHoverIntent();
+  const previewable = canPreview(moment, media);
+  const reason = hover.hovered ? 'hover' : autoplay && inView ? 'autoplay' : null;
+  const { model, retry } = useMomentPreview(moment, previewable, reason, videoRef);
+  const { byLibrary } = useSnapshot(previewTokens);
+  const token = byLibrary[moment.libraryId]?.token ?? null;
+  const [posterFailed, setPosterFailed] = useState(false);
+
+  const name = mediaNameOf(media);
+  const range = `${formatTimecode(moment.startTime)} – ${formatTimecode(moment.endTime)}`;
+  const external = externalUrlOf(media);
+  const status = model.status;
+  const videoShown = showsVideo(status);
+
+  const activate = () => {
+    if (status === 'error') retry();
+    else if (selecting) onToggle(moment);
+    else onOpen(moment);
+  };
+  const onKey = (e: KeyboardEvent) => {
+    if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
+    e.preventDefault();
+    activate();
+  };
+
+  return (
+    <div
+      ref={ref}
+      className={`moment-card${selected ? ' moment-card--selected' : ''}${selecting ? ' moment-card--selecting' : ''}`}
+      style={{ transform: `translate(${cell.x}px, ${cell.y}px)`, width: cell.width, height: cell.height }}
+      data-moment-id={moment.id}
+      data-media-id={moment.mediaId}
+      data-preview={status}
+      onMouseEnter={hover.onMouseEnter}
+      onMouseLeave={hover.onMouseLeave}
+    >
+      <div
+        className="moment-card__frame"
+        style={{ height: cell.pictureHeight }}
+        role="button"
+        tabIndex={0}
+        aria-label={
+          status === 'error' ? `${MSG_SEARCH_UI.retryLoading} ${name}` : `${selecting ? 'Select' : 'Open'} moment ${range} of ${name}`
+        }
+        onClick={activate}
+        onKeyDown={onKey}
+      >
+        {token && !posterFailed ? (
+          <img
+            className="moment-card__poster"
+            src={thumbnailUrl(moment.libraryId, moment.mediaId, token, moment.startTime)}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            onError={() => setPosterFailed(true)}
+          />
+        ) : (
+          <span className="moment-card__placeholder" aria-hidden="true">
+            <IconFilm size={28} />
+          </span>
+        )}
+        {previewable && status !== 'idle' && status !== 'error' && (
+          <video
+            ref={videoRef}
+            className={`moment-card__video${videoShown ? ' moment-card__video--shown' : ''}`}
+            muted
+            playsInline
+            preload="none"
+            aria-hidden="true"
+          />
+        )}
+        {(status === 'loading' || status === 'buffering') && reason === 'hover' && (
+          <span className="moment-card__busy">
+            <Spinner size={18} />
+          </span>
+        )}
+        {status === 'error' && (
+          <Tooltip content={MSG_SEARCH_UI.retryLoading} side="top">
+            <span className="moment-card__error">
+              <IconAlert size={16} />
+            </span>
+          </Tooltip>
+        )}
+        <span className="moment-card__chips">
+          <span className="time-chip">{range}</span>
+          <span className="time-chip time-chip--muted">{formatMomentLength(moment.endTime - moment.startTime)}</span>
+        </span>
+      </div>
+      <CheckboxControl
+        className="moment-card__check"
+        checked={selected}
+        onCheckedChange={() => onToggle(moment)}
+        label={`Select moment ${range} of ${name}`}
+      />
+      <div className="moment-card__actions">
+        <Tooltip content={MSG_SEARCH_UI.similarMoments} side="top">
+          <button type="button" className="moment-card__action" aria-label={MSG_SEARCH_UI.similarMoments} onClick={() => onSimilar(moment)}>
+            <IconSimilar size={16} />
+          </button>
+        </Tooltip>
+      </div>
+      <div className="moment-card__body">
+        <div className="moment-card__name-row">
+          <span className="moment-card__name" title={name}>
+            {name}
+          </span>
+          {external && (
+            <a
+              className="moment-card__source"
+              href={external}
+              target="_blank"
+              rel="noopener noreferrer"
+              aria-label={`Open the source of ${name}`}
+              title="Open the source"
+            >
+              <IconExternal size={14} />
+            </a>
+          )}
+        </div>
+        {caption && (
+          <span className="moment-card__caption" title={caption}>
+            {caption}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+});
+
+/** A placeholder cell while a search runs. */
+export function MomentSkeleton({ cell }: { cell: MasonryCell }) {
+  return (
+    <div
+      className="moment-card moment-card--skeleton"
+      style={{ transform: `translate(${cell.x}px, ${cell.y}px)`, width: cell.width, height: cell.height }}
+      aria-hidden="true"
+    >
+      <div className="moment-card__frame skeleton" style={{ height: cell.pictureHeight }} />
+      <div className="moment-card__body">
+        <span className="skeleton skeleton--line" />
+        <span className="skeleton skeleton--line skeleton--short" />
+      </div>
+    </div>
+  );
+}

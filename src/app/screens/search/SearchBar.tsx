@@ -1,0 +1,191 @@
+import { useState, type ClipboardEvent, type DragEvent, type ReactNode } from 'react';
+import { MSG_SEARCH, MSG_SEARCH_UI, SEARCH_RESULT_TYPE_LABEL, TOAST_MS, type Library, type SearchResultType } from '../../../contract';
+import { showToast } from '../../state/toasts';
+import { IconImage, IconSearch } from '../../ui/icons';
+import { SegmentedControl } from '../../ui/SegmentedControl';
+import { Spinner } from '../../ui/Spinner';
+import { dragHasFiles, filesFromDrop } from '../upload/dropFiles';
+import { LibrarySwitcher } from './LibrarySwitcher';
+import { asImageDataUrl, isImageDataUrl, pickSearchImage } from './searchImage';
+
+/** Images bigger than this are scaled down before they are sent (the query needs no more detail). */
+const MAX_IMAGE_SIDE = 1280;
+const MAX_IMAGE_BYTES = 1_500_000;
+
+const readDataUrl = (blob: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('The image could not be read.'));
+    reader.readAsDataURL(blob);
+  });
+
+/** The image as a data:image/ URL, scaled down when large (kept as it is where the browser cannot decode it). */
+async function imageQueryUrl(file: File): Promise<string | null> {
+  try {
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, MAX_IMAGE_SIDE / Math.max(bitmap.width, bitmap.height));
+    if (scale < 1 || file.size > MAX_IMAGE_BYTES) {
+      const canvas = document.createElement('canvas');
+      canvas.width = Math.round(bitmap.width * scale);
+      canvas.height = Math.round(bitmap.height * scale);
+      canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      bitmap.close();
+      return canvas.toDataURL('image/jpeg', 0.9);
+    }
+    bitmap.close();
+  } catch {
+    // Not decodable here (e.g. HEIC): sent as it is, and the server says whether it can read it.
+  }
+  return asImageDataUrl(await readDataUrl(file), file);
+}
+
+export const RESULT_TYPE_OPTION_LABEL: Record<SearchResultType, string> = {
+  visual: 'Visual',
+  transcript: 'Conversational',
+  unified: 'Multimodal',
+};
+
+/**
+ * The search bar (spec section 2): a two-row text area, the library switcher, the result-type toggle,
+ * the media pill and the query image or moment. Dropping or pasting an image starts an image search.
+ */
+export function SearchBar({
+  text,
+  onTextChange,
+  onSubmit,
+  onImage,
+  query,
+  mediaPill,
+  libraries,
+  selection,
+  onSelectionChange,
+  resultType,
+  unifiedEnabled,
+  onResultTypeChange,
+  searching,
+  autoFocus,
+}: {
+  text: string;
+  onTextChange: (text: string) => void;
+  onSubmit: () => void;
+  onImage: (dataUrl: string) => void;
+  /** The query image or moment preview (with its remove button), if any. */
+  query: ReactNode;
+  mediaPill: ReactNode;
+  libraries: readonly Library[];
+  selection: readonly string[];
+  onSelectionChange: (ids: string[]) => void;
+  resultType: SearchResultType;
+  unifiedEnabled: boolean;
+  onResultTypeChange: (type: SearchResultType) => void;
+  searching: boolean;
+  autoFocus?: boolean;
+}) {
+  const [dragging, setDragging] = useState(false);
+
+  // Drop and paste behave the same: images only, one at a time, never SVG (section 5).
+  const takeFiles = (files: File[]) => {
+    const { file, notice } = pickSearchImage(files);
+    if (notice === 'unsupported')
+      showToast(MSG_SEARCH_UI.unsupportedFile, {
+        title: MSG_SEARCH_UI.unsupportedFileTitle,
+        tone: 'error',
+        durationMs: TOAST_MS.dragError,
+      });
+    if (notice === 'multiple')
+      showToast(MSG_SEARCH_UI.multipleImages, { title: MSG_SEARCH_UI.multipleImagesTitle, durationMs: TOAST_MS.dragError });
+    if (!file) return;
+    void imageQueryUrl(file).then((url) => {
+      if (url && isImageDataUrl(url)) onImage(url);
+      else
+        showToast(MSG_SEARCH_UI.unsupportedFile, {
+          title: MSG_SEARCH_UI.unsupportedFileTitle,
+          tone: 'error',
+          durationMs: TOAST_MS.dragError,
+        });
+    });
+  };
+
+  const onDragOver = (e: DragEvent) => {
+    if (!dragHasFiles(e.dataTransfer)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+  const onDrop = (e: DragEvent) => {
+    setDragging(false);
+    const dt = e.dataTransfer;
+    if (!dragHasFiles(dt) && !dt.files?.length) return;
+    e.preventDefault();
+    e.stopPropagation();
+    void filesFromDrop(dt).then((files) => files.length && takeFiles(files));
+  };
+  const onPaste = (e: ClipboardEvent) => {
+    const files = Array.from(e.clipboardData?.files ?? []);
+    if (!files.length) return;
+    e.preventDefault();
+    takeFiles(files);
+  };
+
+  const types: SearchResultType[] = unifiedEnabled ? ['visual', 'transcript', 'unified'] : ['visual', 'transcript'];
+  return (
+    <div
+      className={`search-bar${dragging ? ' search-bar--dragging' : ''}`}
+      onDragEnter={onDragOver}
+      onDragOver={onDragOver}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={onDrop}
+      data-testid="search-bar"
+    >
+      <div className="search-bar__input-row">
+        {query}
+        <label className="search-bar__field">
+          <span className="visually-hidden">Search</span>
+          <textarea
+            className="search-bar__textarea"
+            rows={2}
+            placeholder={MSG_SEARCH.placeholder}
+            value={text}
+            autoFocus={autoFocus}
+            onChange={(e) => onTextChange(e.target.value)}
+            onPaste={onPaste}
+            onKeyDown={(e) => {
+              // Enter searches at once; Shift+Enter is a new line.
+              if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                onSubmit();
+              }
+            }}
+          />
+        </label>
+        <span className="search-bar__status" aria-hidden="true">
+          {searching ? <Spinner size={20} /> : <IconSearch size={20} />}
+        </span>
+      </div>
+      <div className="search-bar__controls">
+        <LibrarySwitcher libraries={libraries} selection={selection} onChange={onSelectionChange} />
+        <SegmentedControl<SearchResultType>
+          label="Result type"
+          value={resultType}
+          onValueChange={(t) => {
+            onResultTypeChange(t);
+            showToast(MSG_SEARCH_UI.nowViewing(SEARCH_RESULT_TYPE_LABEL[t]), { title: MSG_SEARCH_UI.searchModeUpdated });
+          }}
+          options={types.map((t) => ({ value: t, label: RESULT_TYPE_OPTION_LABEL[t] }))}
+        />
+        {mediaPill}
+        <span className="search-bar__hint">
+          <IconImage size={15} /> Drop or paste an image to search with it
+        </span>
+      </div>
+      {dragging && (
+        <div className="search-bar__drop" aria-hidden="true">
+          <IconImage size={22} /> Drop an image to search
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,357 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useSnapshot } from 'valtio';
+import {
+  MSG_SEARCH,
+  parseMomentId,
+  type Library,
+  type Media,
+  type Moment,
+  type SearchRequest,
+  type SearchResultType,
+} from '../../../contract';
+import { libraries, loadLibraries } from '../../state/libraries';
+import { preferences, setPreference } from '../../state/preferences';
+import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { clearMomentSelection, isUnifiedSearchEnabled, searchState, selectMoments, toggleMoment } from '../../state/search';
+import { Alert } from '../../ui/Alert';
+import { Button, IconButton } from '../../ui/Button';
+import { IconClose, IconFilm, IconImage, IconSearch } from '../../ui/icons';
+import { Switch } from '../../ui/Switch';
+import { libraryName } from '../libraries/LibraryCard';
+import { dragHasFiles } from '../upload/dropFiles';
+import { normalizeSearchText } from './emoji';
+import { effectiveSelection } from './librarySwitcher';
+import { mediaNameOf } from './MomentCard';
+import { formatTimecode } from './momentFormat';
+import { MomentModal } from './MomentModal';
+import { ResultsGrid } from './ResultsGrid';
+import { SearchBar } from './SearchBar';
+import { hasSearchTerms, parseSearchQuery, serializeSearchQuery, type SearchQuery } from './searchQuery';
+import { useMediaLookup } from './useMediaLookup';
+import { useMomentSearch } from './useMomentSearch';
+import '../library/library.css';
+import './search.css';
+
+/**
+ * /search (spec section 2). The query string (libs, text, moment, media, search) is the search state's
+ * source of truth: read on load, rewritten in step with every change. Only a query image, too big for
+ * a URL, lives in the page.
+ */
+export default function SearchScreen() {
+  const [params, setParams] = useSearchParams();
+  const unifiedEnabled = isUnifiedSearchEnabled();
+  const query = useMemo(() => parseSearchQuery(params, unifiedEnabled), [params, unifiedEnabled]);
+  const { items, status: librariesStatus, error: librariesError } = useSnapshot(libraries);
+  const list = items as Library[] | null;
+  const { autoplaymoments } = useSnapshot(preferences);
+  const { selected, selecting } = useSnapshot(searchState);
+  const [image, setImage] = useState<string | null>(null);
+  const [open, setOpen] = useState<Moment | null>(null);
+  const [known, setKnown] = useState<Record<string, Media>>({});
+  // The text area edits a draft: the address follows a moment later (a navigation), and must not
+  // overwrite keys typed meanwhile. Texts the page wrote are recognised when they come back.
+  const [draft, setDraft] = useState(query.text);
+  const written = useRef<string[]>([]);
+  useEffect(() => {
+    const i = written.current.indexOf(query.text);
+    if (i >= 0) written.current.splice(0, i + 1);
+    else {
+      written.current = [];
+      setDraft(query.text);
+    }
+  }, [query.text]);
+
+  useEffect(() => {
+    void loadLibraries();
+  }, []);
+  // A file dropped beside the search bar must not make the browser leave the page to open it.
+  useEffect(() => {
+    const guard = (e: DragEvent) => {
+      if (dragHasFiles(e.dataTransfer)) e.preventDefault();
+    };
+    window.addEventListener('dragover', guard);
+    window.addEventListener('drop', guard);
+    return () => {
+      window.removeEventListener('dragover', guard);
+      window.removeEventListener('drop', guard);
+    };
+  }, []);
+  useEffect(() => {
+    const previous = document.title;
+    document.title = 'Search · Clipseek';
+    return () => void (document.title = previous);
+  }, []);
+
+  const switcherList = useMemo(() => (list ?? []).map((l) => ({ id: l._id, name: libraryName(l), isDemo: l.isDemo })), [list]);
+  // The demo library is searched when nothing (known) is chosen.
+  const selection = useMemo(() => (list ? effectiveSelection(query.libs, switcherList) : query.libs), [list, query.libs, switcherList]);
+
+  const write = useCallback((next: SearchQuery, push = false) => setParams(serializeSearchQuery(next), { replace: !push }), [setParams]);
+  const update = useCallback((patch: Partial<SearchQuery>, push = false) => write({ ...query, ...patch }, push), [query, write]);
+
+  // Keep the address in step: the libraries actually searched, the type actually used.
+  useEffect(() => {
+    if (!list) return;
+    const canonical = serializeSearchQuery({ ...query, libs: selection });
+    if (canonical.toString() !== params.toString()) setParams(canonical, { replace: true });
+  }, [list, query, selection, params, setParams]);
+
+  useEffect(() => {
+    searchState.resultType = query.search;
+    searchState.mediaId = query.media;
+  }, [query.search, query.media]);
+
+  const terms = hasSearchTerms(query, image);
+  useEffect(() => {
+    if (!terms) clearMomentSelection();
+  }, [terms]);
+
+  const body = useMemo<SearchRequest | null>(() => {
+    const within = query.media ? { mediaIds: [query.media] } : {};
+    if (query.moment) return { clipId: query.moment, ...within };
+    if (image) return { image, ...within };
+    const text = normalizeSearchText(query.text);
+    return text ? { text, ...within } : null;
+  }, [query.moment, query.media, query.text, image]);
+
+  const { outcome, searchNow } = useMomentSearch(list ? selection : [], query.search, body);
+  // Until the libraries are known there is nothing to search in yet: that counts as searching.
+  const searching = terms && (outcome.status === 'searching' || (!list && librariesStatus !== 'error'));
+
+  useEffect(() => {
+    if (Object.keys(outcome.medias).length) setKnown((k) => ({ ...k, ...outcome.medias }));
+    for (const id of new Set(outcome.results.map((m) => m.libraryId))) void ensurePreviewToken(id);
+  }, [outcome]);
+
+  const byId = useMemo(() => new Map((list ?? []).map((l) => [l._id, l])), [list]);
+  const multi = selection.length > 1;
+  const captionOf = useCallback(
+    (m: Moment) => {
+      if (m.text.trim()) return m.text.trim();
+      const lib = multi ? byId.get(m.libraryId) : undefined;
+      return lib ? libraryName(lib) : null;
+    },
+    [multi, byId],
+  );
+
+  const onSimilar = useCallback(
+    (m: Moment) => {
+      setOpen(null);
+      setImage(null);
+      write({ ...query, text: '', moment: m.id }, true);
+    },
+    [query, write],
+  );
+  const onToggle = useCallback((m: Moment) => toggleMoment(m), []);
+  const onOpen = useCallback((m: Moment) => setOpen(m), []);
+
+  const momentRef = query.moment ? parseMomentId(query.moment) : null;
+  const momentMedia = useMediaLookup(momentRef?.mediaId ?? null, selection, known);
+  const filterMedia = useMediaLookup(query.media, selection, known);
+
+  const queryPreview = image ? (
+    <QueryChip
+      picture={<img src={image} alt="" />}
+      title="Image search"
+      onRemove={() => setImage(null)}
+      removeLabel="Remove the query image"
+    />
+  ) : query.moment ? (
+    <QueryChip
+      picture={<MomentPicture media={momentMedia} t={momentRef?.start ?? 0} />}
+      title={momentMedia ? mediaNameOf(momentMedia) : 'Similar moments'}
+      detail={momentRef ? `${formatTimecode(momentRef.start)} – ${formatTimecode(momentRef.end)}` : undefined}
+      onRemove={() => update({ moment: null })}
+      removeLabel="Remove the query moment"
+    />
+  ) : null;
+
+  const mediaPill = query.media ? (
+    <span className="pill pill--accent media-pill" title={filterMedia ? mediaNameOf(filterMedia) : undefined}>
+      <IconFilm size={13} />
+      <span className="media-pill__name">In {filterMedia ? mediaNameOf(filterMedia) : 'one video'}</span>
+      <button type="button" className="media-pill__clear" aria-label="Search all videos" onClick={() => update({ media: null })}>
+        <IconClose size={12} />
+      </button>
+    </span>
+  ) : null;
+
+  const bar = (
+    <SearchBar
+      text={draft}
+      onTextChange={(text) => {
+        setDraft(text);
+        written.current = [...written.current, text].slice(-50);
+        // New words make a new text query: an image or moment query gives way.
+        if (image) setImage(null);
+        update({ text, moment: null });
+      }}
+      onSubmit={searchNow}
+      onImage={(url) => {
+        setImage(url);
+        update({ text: '', moment: null });
+      }}
+      query={queryPreview}
+      mediaPill={mediaPill}
+      libraries={list ?? []}
+      selection={selection}
+      onSelectionChange={(libs) => update({ libs })}
+      resultType={query.search}
+      unifiedEnabled={unifiedEnabled}
+      onResultTypeChange={(search: SearchResultType) => update({ search })}
+      searching={searching}
+      autoFocus
+    />
+  );
+
+  const librariesAlert = librariesStatus === 'error' && (
+    <Alert tone="error" title="We couldn't load your libraries">
+      {librariesError}{' '}
+      <Button variant="link" onClick={() => void loadLibraries()}>
+        Try again
+      </Button>
+    </Alert>
+  );
+
+  const count = outcome.results.length;
+  const textQueryOnly = query.search === 'transcript' && !body?.text;
+  // One tree for both states, so the search bar (and the caret in it) stays put when terms appear.
+  return (
+    <div className={`page search-page${terms ? '' : ' search-page--empty'}`}>
+      <h1 className="visually-hidden">Search</h1>
+      {!terms && (
+        <div className="search-hero">
+          <span className="search-hero__icon" aria-hidden="true">
+            <IconSearch size={26} />
+          </span>
+          <h2 className="search-hero__headline">{MSG_SEARCH.searchHeadline}</h2>
+          <p className="search-hero__subline">{MSG_SEARCH.searchSubline}</p>
+        </div>
+      )}
+      {librariesAlert}
+      <div className="search-page__bar">{bar}</div>
+      {terms && (
+        <>
+          <div className="search-toolbar">
+            <span className="search-toolbar__status" aria-live="polite">
+              {searching
+                ? 'Searching…'
+                : outcome.status === 'done'
+                  ? `${count} ${count === 1 ? 'moment' : 'moments'}${multi ? ` in ${selection.length} libraries` : ''}`
+                  : ''}
+            </span>
+            {(count > 0 || searching) && (
+              <Switch checked={autoplaymoments} onCheckedChange={(v) => setPreference('autoplaymoments', v)} label="Autoplay moments" />
+            )}
+          </div>
+          {outcome.status === 'error' ? (
+            <Alert tone="error" title="The search failed">
+              {outcome.error}
+            </Alert>
+          ) : outcome.status === 'done' && !count && !searching ? (
+            <div className="search-empty">
+              <p className="search-empty__title">No moments found</p>
+              <p className="muted">
+                {textQueryOnly
+                  ? 'Conversational search matches spoken words: type some, or switch to visual results.'
+                  : 'Try other words, another result type, or another library.'}
+              </p>
+            </div>
+          ) : (
+            <ResultsGrid
+              results={outcome.results}
+              medias={outcome.medias}
+              searching={searching}
+              autoplay={autoplaymoments}
+              selected={selected as Moment[]}
+              selecting={selecting}
+              captionOf={captionOf}
+              onOpen={onOpen}
+              onToggle={onToggle}
+              onSimilar={onSimilar}
+            />
+          )}
+        </>
+      )}
+      {selecting && (
+        <div className="selection-bar" role="toolbar" aria-label="Selection">
+          <span className="selection-bar__count" aria-live="polite">
+            {selected.length} selected
+          </span>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => selectMoments(outcome.results)}
+            disabled={outcome.results.every((m) => selected.some((s) => s.id === m.id))}
+          >
+            Select all
+          </Button>
+          <Button size="sm" variant="ghost" onClick={clearMomentSelection}>
+            Deselect all
+          </Button>
+          <IconButton label="Close selection" onClick={clearMomentSelection}>
+            <IconClose size={18} />
+          </IconButton>
+        </div>
+      )}
+      {open && (
+        <MomentModal
+          moment={open}
+          media={outcome.medias[open.mediaId] ?? known[open.mediaId]}
+          libraryLabel={multi && byId.get(open.libraryId) ? libraryName(byId.get(open.libraryId)!) : null}
+          onClose={() => setOpen(null)}
+          onSimilar={onSimilar}
+          onSearchInMedia={
+            query.media === open.mediaId
+              ? undefined
+              : (m) => {
+                  setOpen(null);
+                  update({ media: m.mediaId });
+                }
+          }
+        />
+      )}
+    </div>
+  );
+}
+
+/** The query image or moment beside the text area, with its remove button. */
+function QueryChip({
+  picture,
+  title,
+  detail,
+  onRemove,
+  removeLabel,
+}: {
+  picture: ReactNode;
+  title: string;
+  detail?: string;
+  onRemove: () => void;
+  removeLabel: string;
+}) {
+  return (
+    <div className="query-chip" data-testid="query-preview">
+      <span className="query-chip__picture">{picture}</span>
+      <span className="query-chip__text">
+        <span className="query-chip__title" title={title}>
+          {title}
+        </span>
+        {detail && <span className="query-chip__detail">{detail}</span>}
+      </span>
+      <IconButton label={removeLabel} className="query-chip__remove" onClick={onRemove}>
+        <IconClose size={14} />
+      </IconButton>
+    </div>
+  );
+}
+
+function MomentPicture({ media, t }: { media: Media | null; t: number }) {
+  const { byLibrary } = useSnapshot(previewTokens);
+  const token = media ? byLibrary[media.libraryId]?.token : undefined;
+  useEffect(() => {
+    if (media) void ensurePreviewToken(media.libraryId);
+  }, [media]);
+  if (!media || !token) return <IconImage size={20} />;
+  return <img src={thumbnailUrl(media.libraryId, media._id, token, t)} alt="" />;
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { hasSearchTerms, parseLibs, parseSearchQuery, resolveResultType, serializeSearchQuery } from './searchQuery';
+
+const parse = (qs: string, unified = false) => parseSearchQuery(new URLSearchParams(qs), unified);
+
+describe('search query string', () => {
+  it('reads libs, text, moment, media and search', () => {
+    expect(parse('libs=a,b&text=dog%20park&moment=m_1&media=x&search=transcript')).toEqual({
+      libs: ['a', 'b'],
+      text: 'dog park',
+      moment: 'm_1',
+      media: 'x',
+      search: 'transcript',
+    });
+  });
+
+  it('gives empty values for a bare /search', () => {
+    expect(parse('')).toEqual({ libs: [], text: '', moment: null, media: null, search: 'visual' });
+  });
+
+  it('drops blank and repeated library ids and keeps their order', () => {
+    expect(parseLibs(' b, a ,,b, ')).toEqual(['b', 'a']);
+    expect(parseLibs(null)).toEqual([]);
+  });
+
+  it('falls back to visual for an unknown type, and for unified without the feature flag', () => {
+    expect(resolveResultType('audio', true)).toBe('visual');
+    expect(resolveResultType(null, true)).toBe('visual');
+    expect(resolveResultType('unified', false)).toBe('visual');
+    expect(resolveResultType('unified', true)).toBe('unified');
+    expect(resolveResultType('transcript', false)).toBe('transcript');
+  });
+
+  it('writes only what is set, and leaves the default type out', () => {
+    expect(serializeSearchQuery({ libs: [], text: '', moment: null, media: null, search: 'visual' }).toString()).toBe('');
+    const qs = serializeSearchQuery({ libs: ['a', 'b'], text: 'a dog', moment: null, media: 'm', search: 'unified' });
+    expect(qs.toString()).toBe('libs=a%2Cb&text=a+dog&media=m&search=unified');
+  });
+
+  it('round-trips', () => {
+    const q = { libs: ['l1', 'l2'], text: 'kite & sky?', moment: 'm_abc_0_4000', media: null, search: 'transcript' as const };
+    expect(parseSearchQuery(serializeSearchQuery(q), false)).toEqual(q);
+  });
+
+  it('counts text, a moment or an image as terms, but not a media filter alone', () => {
+    expect(hasSearchTerms({ text: '  ', moment: null }, null)).toBe(false);
+    expect(hasSearchTerms({ text: 'dog', moment: null }, null)).toBe(true);
+    expect(hasSearchTerms({ text: '', moment: 'm_1' }, null)).toBe(true);
+    expect(hasSearchTerms({ text: '', moment: null }, 'data:image/png;base64,AA==')).toBe(true);
+  });
+});

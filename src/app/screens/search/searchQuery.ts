@@ -1,0 +1,57 @@
+import { SEARCH_RESULT_TYPES, type SearchResultType } from '../../../contract';
+
+/** What the /search query string carries (spec section 2): the page reads it on load and keeps it in step. */
+export interface SearchQuery {
+  /** Library ids, in selection order. */
+  libs: string[];
+  text: string;
+  /** A moment (clip) id: find similar moments. */
+  moment: string | null;
+  /** A media id: search within that media. */
+  media: string | null;
+  search: SearchResultType;
+}
+
+export const EMPTY_QUERY: SearchQuery = { libs: [], text: '', moment: null, media: null, search: 'visual' };
+
+/** Comma-separated ids, trimmed, without blanks or repeats, in their order. */
+export const parseLibs = (value: string | null) => [
+  ...new Set(
+    (value ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ),
+];
+
+/** The result type asked for; anything else, and unified without the feature flag, is visual. */
+export function resolveResultType(value: string | null, unifiedEnabled: boolean): SearchResultType {
+  const type = SEARCH_RESULT_TYPES.find((t) => t === value);
+  if (!type || (type === 'unified' && !unifiedEnabled)) return 'visual';
+  return type;
+}
+
+export function parseSearchQuery(params: URLSearchParams, unifiedEnabled: boolean): SearchQuery {
+  return {
+    libs: parseLibs(params.get('libs')),
+    text: params.get('text') ?? '',
+    moment: params.get('moment')?.trim() || null,
+    media: params.get('media')?.trim() || null,
+    search: resolveResultType(params.get('search'), unifiedEnabled),
+  };
+}
+
+/** The query string for a state; empty values and the default result type are left out. */
+export function serializeSearchQuery(q: SearchQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (q.libs.length) params.set('libs', q.libs.join(','));
+  if (q.text) params.set('text', q.text);
+  if (q.moment) params.set('moment', q.moment);
+  if (q.media) params.set('media', q.media);
+  if (q.search !== 'visual') params.set('search', q.search);
+  return params;
+}
+
+/** Whether the query holds something to search for (the media filter alone is not a search). */
+export const hasSearchTerms = (q: Pick<SearchQuery, 'text' | 'moment'>, image: string | null) =>
+  Boolean(q.text.trim() || q.moment || image);
