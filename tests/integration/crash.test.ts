@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API, ingestCost, partCount, type BillingInfo, type Media, type UploadStartAnswer, type User } from '../../src/contract';
 import { startServer, type RunningServer } from '../../src/server/main';
+import { MODELS_DIR } from '../fixtures/modelsDir';
 import { makeTestVideo } from '../fixtures/makeMedia';
 import { client, codeFrom, JWT_SECRET, startMailbox, uniqueEmail } from './support/harness';
 import { fingerprintOf } from './support/upload';
@@ -29,7 +30,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('a crash during ingest', () => 
       LOG_LEVEL: 'warn',
       JWT_SECRET,
       WEB_DIR: path.join(dataDir, 'none'),
-      MODELS_DIR: path.resolve('../shared/models'),
+      MODELS_DIR,
       SIGNUP_BONUS_CREDITS: '50000',
     };
     const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/server/main.ts')], {
@@ -88,7 +89,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('a crash during ingest', () => 
       LOG_LEVEL: 'warn',
       JWT_SECRET,
       WEB_DIR: path.join(dataDir, 'none'),
-      MODELS_DIR: path.resolve('../shared/models'),
+      MODELS_DIR,
       SIGNUP_BONUS_CREDITS: '50000',
     });
     const api2 = client(restarted.url);

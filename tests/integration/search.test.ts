@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, ingestCost, type BillingInfo, type Media, type Moment, type SearchResults } from '../../src/contract';
 import { DARKNET_PHOTOS, makeTestVideo, type TestVideo } from '../fixtures/makeMedia';
+import { MODELS_DIR } from '../fixtures/modelsDir';
 import { startTestServer } from './support/harness';
 import { defaultLibrary, uploadFile, verifiedUser, waitForStatus } from './support/upload';
 
@@ -20,7 +21,7 @@ let creditsBefore: number;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-search-'));
 
 beforeAll(async () => {
-  t = await startTestServer({ MODELS_DIR: path.resolve('../shared/models'), SIGNUP_BONUS_CREDITS: '100000' });
+  t = await startTestServer({ MODELS_DIR, SIGNUP_BONUS_CREDITS: '100000' });
   ({ token } = await verifiedUser(t, 'search'));
   lib = await defaultLibrary(t, token);
   creditsBefore = (await t.api<BillingInfo>('GET', API.billingInfo, { token })).body.data!.creditsLeft;
