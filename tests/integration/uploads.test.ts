@@ -86,10 +86,10 @@ describe.each(['local', 's3'] as const)('upload protocol on the %s blob store', 
     const got = Buffer.from(await dl.arrayBuffer());
     expect(got.length).toBe(bytes.length);
     expect(sha(got)).toBe(sha(bytes));
-    // random bytes are not media: processing says so instead of failing silently
+    // random bytes are not media (ffprobe now and then sees an audio stream in them): processing says so instead of failing silently
     const done = await waitForStatus(t, token, lib._id, fin.body.data!._id, ['invalid', 'errored', 'completed']);
     expect(done.status).toBe('invalid');
-    expect(done.error!.message).toMatch(/not a video or image/);
+    expect(done.error!.message).toMatch(/not a video or image|no picture we can read/);
   });
 
   it('ingests a real video: duration, size, frame count and a thumbnail', async () => {
