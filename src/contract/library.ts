@@ -54,7 +54,11 @@ export interface Media {
   createdAt: string;
   updatedAt: string;
   origin: { source: OriginSource; type?: string; url?: string };
-  capabilities: { preview: boolean };
+  /**
+   * preview: the HLS preview plays. source: API.mediaSource serves an MP4/MOV the browser may demux
+   * itself (for frame-exact timeline thumbnails); the codec may still be one WebCodecs cannot decode.
+   */
+  capabilities: { preview: boolean; source: boolean };
   error: { message: string } | null;
   kind: 'video' | 'image';
   /** The thumbnail strip (API.mediaStrip): `count` frames `width` × `height`, one every `interval` s. Null until made. */
@@ -65,7 +69,8 @@ export interface Media {
     name: string;
     filename: string;
     fileMappings: { originalMedia: string };
-    video: { duration: number; width: number; height: number; frameCount: number; originalMediaSize: number };
+    /** frameRate: frames per second of the video stream (0 for images and unknown). */
+    video: { duration: number; width: number; height: number; frameCount: number; frameRate: number; originalMediaSize: number };
   };
 }
 

@@ -58,6 +58,8 @@ export const API = {
   mediaPreviewSegment: (libraryId: string, mediaId: string, segment: string) => `/library/${libraryId}/media/${mediaId}/preview/${segment}`,
   /** The spec's token-looked-up playlist path: query token, libraryId, mediaId. */
   previewPlaylist: '/media/preview/hls/playlist.m3u8',
+  /** The original file, byte ranges honoured, when it is an MP4/MOV (Media.capabilities.source); preview token or bearer. */
+  mediaSource: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/source.mp4`,
   /** Thumbnail strip image of a media (frames side by side; geometry in Media.thumbnails). */
   mediaStrip: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/thumbnails/strip.webp`,
   /** Transcript and shot descriptions (spec 7): query libraryId, mediaId. */

@@ -100,12 +100,24 @@ describe.each(['local', 's3'] as const)('upload protocol on the %s blob store', 
     expect(m.status).toBe('completed');
     expect(m.metadata.video).toMatchObject({ width: 320, height: 180, frameCount: 50 });
     expect(m.metadata.video.duration).toBeCloseTo(2, 1);
+    expect(m.metadata.video.frameRate).toBe(25);
+    expect(m.capabilities).toEqual({ preview: true, source: true });
     const { previewToken } = (await t.api<PreviewTokenAnswer>('GET', API.libraryPreviewToken(lib._id), { token })).body.data!;
     const thumb = await fetch(`${t.server.url}${API.mediaThumbnail(lib._id, m._id)}?token=${previewToken}&t=1`);
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get('content-type')).toBe('image/webp');
     const img = Buffer.from(await thumb.arrayBuffer());
     expect(img.subarray(8, 12).toString()).toBe('WEBP');
+    // the browser's thumbnail worker reads the MP4 by byte ranges, never whole
+    const source = `${t.server.url}${API.mediaSource(lib._id, m._id)}?token=${previewToken}`;
+    const head = await fetch(source, { headers: { range: 'bytes=0-99' } });
+    expect(head.status).toBe(206);
+    expect(head.headers.get('content-range')).toBe(`bytes 0-99/${video.length}`);
+    expect(Buffer.from(await head.arrayBuffer()).equals(video.subarray(0, 100))).toBe(true);
+    const tail = await fetch(source, { headers: { range: 'bytes=-10' } });
+    expect(Buffer.from(await tail.arrayBuffer()).equals(video.subarray(video.length - 10))).toBe(true);
+    expect((await fetch(source, { headers: { range: `bytes=${video.length}-` } })).status).toBe(416);
+    expect((await fetch(`${t.server.url}${API.mediaSource(lib._id, m._id)}`)).status).toBe(401);
   });
 
   it('refuses bad start requests clearly', async () => {

@@ -4,6 +4,17 @@ import type { MediaRow } from '../repositories/media.repository';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
+interface StoredProbe {
+  formatName?: string;
+  frameRate?: number | null;
+  kind?: string;
+}
+
+/** MP4-family containers a browser can demux with mp4box (ffprobe names them "mov,mp4,m4a,3gp,3g2,mj2"). */
+export function isMp4Family(probe: StoredProbe | null | undefined): boolean {
+  return !!probe && probe.kind !== 'image' && /(^|,)(mov|mp4)(,|$)/.test(probe.formatName ?? '');
+}
+
 /** Maps a media row to the spec's Media entity. */
 export function toMedia(row: MediaRow): Media {
   return {
@@ -17,7 +28,7 @@ export function toMedia(row: MediaRow): Media {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     origin: row.origin,
-    capabilities: { preview: row.has_preview },
+    capabilities: { preview: row.has_preview, source: isMp4Family(row.probe as StoredProbe | null) },
     error: row.error_message ? { message: row.error_message } : null,
     kind: row.kind,
     thumbnails: row.ingest?.strip
@@ -38,6 +49,7 @@ export function toMedia(row: MediaRow): Media {
         width: row.width ?? 0,
         height: row.height ?? 0,
         frameCount: row.frame_count ?? 0,
+        frameRate: Number((row.probe as StoredProbe | null)?.frameRate ?? 0) || 0,
         originalMediaSize: Math.round((Number(row.size_bytes) / (1024 * 1024)) * 100) / 100,
       },
     },

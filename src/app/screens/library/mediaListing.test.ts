@@ -26,7 +26,7 @@ function media(name: string, o: { duration?: number; created?: string; updated?:
     createdAt: o.created ?? '2024-01-01T00:00:00Z',
     updatedAt: o.updated ?? '2024-01-01T00:00:00Z',
     origin: { source: 'user' },
-    capabilities: { preview: true },
+    capabilities: { preview: true, source: true },
     error: null,
     thumbnails: null,
     missingFeatures: [],
@@ -35,7 +35,7 @@ function media(name: string, o: { duration?: number; created?: string; updated?:
       name,
       filename: `${name}.mp4`,
       fileMappings: { originalMedia: '' },
-      video: { duration: o.duration ?? 0, width: 640, height: 360, frameCount: 0, originalMediaSize: o.mb ?? 0 },
+      video: { duration: o.duration ?? 0, width: 640, height: 360, frameCount: 0, frameRate: 25, originalMediaSize: o.mb ?? 0 },
     },
   };
 }
