@@ -14,6 +14,16 @@ export default defineConfig({
         },
       },
       {
+        // src/engine and src/workers in real Chromium, through the pages of tests/browser.
+        test: {
+          name: 'browser',
+          include: ['tests/browser/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
