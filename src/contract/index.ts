@@ -8,3 +8,4 @@ export * from './api';
 export * from './library';
 export * from './credits';
 export * from './billing';
+export * from './timeline';
