@@ -4,6 +4,7 @@ import * as m0002 from './migrations/0002_libraries';
 import * as m0003 from './migrations/0003_credits';
 import * as m0004 from './migrations/0004_billing';
 import * as m0005 from './migrations/0005_index';
+import * as m0006 from './migrations/0006_embedding_index';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_credits': m0003,
   '0004_billing': m0004,
   '0005_index': m0005,
+  '0006_embedding_index': m0006,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -242,6 +242,7 @@ export interface KeyframesTable {
   ocr: Generated<string>;
   terms: string | null;
   embedding: string | null;
+  embedding_r: string | null;
   clip: string | null;
 }
 

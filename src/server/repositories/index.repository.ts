@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB, IngestState } from '../db/schema';
+import { projectEmbedding } from './embeddingProjection';
 
 const vec = (v: Float32Array | null) => (v ? `[${Array.from(v, (x) => x.toFixed(6)).join(',')}]` : null);
 
@@ -114,6 +115,7 @@ export class IndexRepository {
         ocr: f.ocr,
         terms: sql`to_tsvector('simple', ${f.terms.join(' ')})` as never,
         embedding: vec(f.embedding),
+        embedding_r: vec(f.embedding.length ? projectEmbedding(f.embedding) : null),
         clip: vec(f.clip),
       })
       .where('id', '=', id)
@@ -165,8 +167,8 @@ export class IndexRepository {
       await sql`insert into shots (media_id, idx, start, "end", description) select ${toId}, idx, start, "end", description from shots where media_id = ${fromId}`.execute(
         trx,
       );
-      await sql`insert into keyframes (media_id, library_id, t, shot_idx, objects, classes, colours, ocr, terms, embedding, clip)
-        select ${toId}, ${toLibraryId}, t, shot_idx, objects, classes, colours, ocr, terms, embedding, clip from keyframes where media_id = ${fromId}`.execute(
+      await sql`insert into keyframes (media_id, library_id, t, shot_idx, objects, classes, colours, ocr, terms, embedding, embedding_r, clip)
+        select ${toId}, ${toLibraryId}, t, shot_idx, objects, classes, colours, ocr, terms, embedding, embedding_r, clip from keyframes where media_id = ${fromId}`.execute(
         trx,
       );
       await sql`insert into transcript_segments (media_id, library_id, start, "end", text, speaker, words)

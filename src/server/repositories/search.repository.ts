@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
+import { projectEmbedding } from './embeddingProjection';
 
 export interface FrameRow {
   id: string;
@@ -45,26 +46,58 @@ export class SearchRepository {
       .execute()) as unknown as FrameRow[];
   }
 
-  /** Nearest keyframes by cosine similarity of the image embedding (HNSW index). */
-  async nearestEmbedding(libraryIds: string[], v: Float32Array, k: number, mediaIds?: string[]): Promise<FrameRow[]> {
-    const literal = vec(v);
-    return (await this.frames(libraryIds, mediaIds)
-      .select(sql<number>`1 - (k.embedding <=> ${literal}::vector)`.as('sim'))
-      .where('k.embedding', 'is not', null)
-      .orderBy(sql`k.embedding <=> ${literal}::vector`)
-      .limit(k)
-      .execute()) as unknown as FrameRow[];
+  /**
+   * Runs `fn` in a transaction whose HNSW scans look wider (ef_search) and keep scanning when the
+   * library filter removes candidates (pgvector's iterative scan), so a small library among many
+   * still gets its nearest neighbours.
+   */
+  private wideVectorScan<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`set local hnsw.ef_search = 200`.execute(trx);
+      await sql`set local hnsw.iterative_scan = relaxed_order`.execute(trx);
+      return fn(trx);
+    });
   }
 
-  /** Nearest keyframes by CLIP similarity to a text embedding. */
+  /**
+   * Nearest keyframes by cosine similarity of the image embedding: candidates from the HNSW graph
+   * over the 256-d projection, ranked exactly by the full embedding.
+   */
+  async nearestEmbedding(libraryIds: string[], v: Float32Array, k: number, mediaIds?: string[]): Promise<FrameRow[]> {
+    const full = vec(v);
+    const reduced = vec(projectEmbedding(v));
+    return this.wideVectorScan(async (trx) => {
+      let candidates = trx
+        .selectFrom('keyframes as c')
+        .select('c.id')
+        .where('c.library_id', 'in', libraryIds)
+        .where('c.embedding_r', 'is not', null)
+        .orderBy(sql`c.embedding_r <=> ${reduced}::vector`)
+        .limit(Math.max(2 * k, 200));
+      if (mediaIds?.length) candidates = candidates.where('c.media_id', 'in', mediaIds);
+      return (await new SearchRepository(trx)
+        .frames(libraryIds, mediaIds)
+        .select(sql<number>`1 - (k.embedding <=> ${full}::vector)`.as('sim'))
+        .where('k.id', 'in', candidates)
+        .orderBy('sim', 'desc')
+        .limit(k)
+        .execute()) as unknown as FrameRow[];
+    });
+  }
+
+  /** Nearest keyframes by CLIP similarity to a text embedding (HNSW index). */
   async nearestClip(libraryIds: string[], v: Float32Array, k: number, mediaIds?: string[]): Promise<FrameRow[]> {
-    const literal = `[${Array.from(v, (x) => x.toFixed(6)).join(',')}]`;
-    return (await this.frames(libraryIds, mediaIds)
-      .select(sql<number>`1 - (k.clip <=> ${literal}::vector)`.as('sim'))
-      .where('k.clip', 'is not', null)
-      .orderBy(sql`k.clip <=> ${literal}::vector`)
-      .limit(k)
-      .execute()) as unknown as FrameRow[];
+    const literal = vec(v);
+    return this.wideVectorScan(
+      async (trx) =>
+        (await new SearchRepository(trx)
+          .frames(libraryIds, mediaIds)
+          .select(sql<number>`1 - (k.clip <=> ${literal}::vector)`.as('sim'))
+          .where('k.clip', 'is not', null)
+          .orderBy(sql`k.clip <=> ${literal}::vector`)
+          .limit(k)
+          .execute()) as unknown as FrameRow[],
+    );
   }
 
   /** The mean image embedding of a media's keyframes in [start, end): a moment as a query. */
