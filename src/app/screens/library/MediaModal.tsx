@@ -1,4 +1,4 @@
-import { Component, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { MSG_LIB, MSG_MEDIA, type Media } from '../../../contract';
 import { isApiError } from '../../api/ApiError';
@@ -10,6 +10,9 @@ import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { IconDownload } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
+import { MomentSidePanel } from '../moment/MomentLines';
+import { MomentPlayer, type MomentPlayerHandle } from '../moment/MomentPlayer';
+import { MomentTimeline, timelineMediaOf } from '../moment/MomentTimeline';
 import { formatDate } from './MediaGrid';
 import { formatDuration, originLabel, formatMediaSize } from './mediaListing';
 import { MediaStatusView } from './MediaStatus';
@@ -112,7 +115,7 @@ export function MediaModal({
       open
       onOpenChange={(open) => !open && onClose()}
       title={media?.metadata.name ?? 'Media'}
-      width={760}
+      width={media && watchable(media) ? 1120 : 760}
       footer={
         <>
           <Button variant="ghost" onClick={onClose}>
@@ -139,11 +142,15 @@ export function MediaModal({
   );
 }
 
+/** Completed videos with a preview play in the moment viewer's player (full video only). */
+const watchable = (media: Media) => media.status === 'completed' && media.kind === 'video' && media.capabilities.preview;
+
 function MediaDetails({ media }: { media: Media }) {
   const { byLibrary } = useSnapshot(previewTokens);
   const token = byLibrary[media.libraryId]?.token;
   const [src, setSrc] = useState<string | null>(null);
-  const playable = media.status === 'completed' && media.kind === 'video';
+  const streamed = watchable(media);
+  const playable = media.status === 'completed' && media.kind === 'video' && !streamed;
 
   useEffect(() => {
     if (!playable) return;
@@ -171,20 +178,24 @@ function MediaDetails({ media }: { media: Media }) {
   ];
   return (
     <div className="media-modal">
-      <div className="media-modal__player">
-        {playable && src ? (
-          <video
-            className="media-modal__video"
-            src={src}
-            poster={token ? thumbnailUrl(media.libraryId, media._id, token) : undefined}
-            controls
-            preload="auto"
-            aria-label={`Video ${media.metadata.name}`}
-          />
-        ) : (
-          <MediaThumb media={media} />
-        )}
-      </div>
+      {streamed ? (
+        <MediaViewer media={media} />
+      ) : (
+        <div className="media-modal__player">
+          {playable && src ? (
+            <video
+              className="media-modal__video"
+              src={src}
+              poster={token ? thumbnailUrl(media.libraryId, media._id, token) : undefined}
+              controls
+              preload="auto"
+              aria-label={`Video ${media.metadata.name}`}
+            />
+          ) : (
+            <MediaThumb media={media} />
+          )}
+        </div>
+      )}
       {media.error?.message && (
         <Alert tone="error" title={MSG_MEDIA.erroredOverlay}>
           {media.error.message}
@@ -198,6 +209,32 @@ function MediaDetails({ media }: { media: Media }) {
           </div>
         ))}
       </dl>
+    </div>
+  );
+}
+
+/** The player with its timeline and the transcript and visual summary, over the whole media. */
+function MediaViewer({ media }: { media: Media }) {
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const player = useRef<MomentPlayerHandle>(null);
+  const timelineMedia = useMemo(() => timelineMediaOf(media), [media]);
+  const onSeek = useCallback((t: number) => player.current?.seek(t), []);
+  // A media has no moment range to edit: the timeline only shows and seeks.
+  const onRangeCommit = useCallback(() => undefined, []);
+  return (
+    <div className="media-view">
+      <div className="media-view__main">
+        <MomentPlayer ref={player} media={media} libraryId={media.libraryId} mediaId={media._id} range={null} onVideo={setVideo} />
+        <MomentTimeline media={timelineMedia} range={null} onRangeCommit={onRangeCommit} video={video} />
+      </div>
+      <MomentSidePanel
+        libraryId={media.libraryId}
+        mediaId={media._id}
+        defaultTab="transcript"
+        video={video}
+        highlight={null}
+        onSeek={onSeek}
+      />
     </div>
   );
 }

@@ -1,11 +1,14 @@
 import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { MSG_SEARCH_UI, type Media, type Moment } from '../../../contract';
+import { effectiveMoment, momentEdits } from '../../state/momentEdits';
 import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
 import { CheckboxControl } from '../../ui/Checkbox';
 import { IconAlert, IconExternal, IconFilm, IconSimilar } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { Tooltip } from '../../ui/Tooltip';
+import { IconTrim } from '../moment/playerIcons';
+import { TrimDialog } from '../moment/TrimDialog';
 import type { MasonryCell } from './masonry';
 import { formatMomentLength, formatTimecode } from './momentFormat';
 import { showsVideo } from './previewRecovery';
@@ -55,17 +58,21 @@ export const MomentCard = memo(function MomentCard({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
+  // The card shows and plays the moment's effective (trimmed) range.
+  const { byMoment } = useSnapshot(momentEdits);
+  const shown = effectiveMoment(moment, byMoment);
   const inView = useInView(ref);
   const hover = useHoverIntent();
   const previewable = canPreview(moment, media);
   const reason = hover.hovered ? 'hover' : autoplay && inView ? 'autoplay' : null;
-  const { model, retry } = useMomentPreview(moment, previewable, reason, videoRef);
+  const { model, retry } = useMomentPreview(shown, previewable, reason, videoRef);
   const { byLibrary } = useSnapshot(previewTokens);
   const token = byLibrary[moment.libraryId]?.token ?? null;
   const [posterFailed, setPosterFailed] = useState(false);
+  const [trimming, setTrimming] = useState(false);
 
   const name = mediaNameOf(media);
-  const range = `${formatTimecode(moment.startTime)} – ${formatTimecode(moment.endTime)}`;
+  const range = `${formatTimecode(shown.startTime)} – ${formatTimecode(shown.endTime)}`;
   const external = externalUrlOf(media);
   const status = model.status;
   const videoShown = showsVideo(status);
@@ -106,7 +113,7 @@ export const MomentCard = memo(function MomentCard({
         {token && !posterFailed ? (
           <img
             className="moment-card__poster"
-            src={thumbnailUrl(moment.libraryId, moment.mediaId, token, moment.startTime)}
+            src={thumbnailUrl(moment.libraryId, moment.mediaId, token, shown.startTime)}
             alt=""
             loading="lazy"
             decoding="async"
@@ -141,7 +148,7 @@ export const MomentCard = memo(function MomentCard({
         )}
         <span className="moment-card__chips">
           <span className="time-chip">{range}</span>
-          <span className="time-chip time-chip--muted">{formatMomentLength(moment.endTime - moment.startTime)}</span>
+          <span className="time-chip time-chip--muted">{formatMomentLength(shown.endTime - shown.startTime)}</span>
         </span>
       </div>
       <CheckboxControl
@@ -156,7 +163,18 @@ export const MomentCard = memo(function MomentCard({
             <IconSimilar size={16} />
           </button>
         </Tooltip>
+        <Tooltip content="Trim" side="top">
+          <button
+            type="button"
+            className="moment-card__action"
+            aria-label={`Trim moment ${range} of ${name}`}
+            onClick={() => setTrimming(true)}
+          >
+            <IconTrim size={16} />
+          </button>
+        </Tooltip>
       </div>
+      {trimming && <TrimDialog moment={moment} media={media} onClose={() => setTrimming(false)} />}
       <div className="moment-card__body">
         <div className="moment-card__name-row">
           <span className="moment-card__name" title={name}>

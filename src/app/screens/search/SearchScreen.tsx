@@ -19,12 +19,12 @@ import { Button, IconButton } from '../../ui/Button';
 import { IconClose, IconFilm, IconImage, IconSearch } from '../../ui/icons';
 import { Switch } from '../../ui/Switch';
 import { libraryName } from '../libraries/LibraryCard';
+import { MomentDialog } from '../moment/MomentDialog';
 import { dragHasFiles } from '../upload/dropFiles';
 import { normalizeSearchText } from './emoji';
 import { effectiveSelection } from './librarySwitcher';
 import { mediaNameOf } from './MomentCard';
 import { formatTimecode } from './momentFormat';
-import { MomentModal } from './MomentModal';
 import { ResultsGrid } from './ResultsGrid';
 import { SearchBar } from './SearchBar';
 import { hasSearchTerms, parseSearchQuery, serializeSearchQuery, type SearchQuery } from './searchQuery';
@@ -296,7 +296,7 @@ export default function SearchScreen() {
         </div>
       )}
       {open && (
-        <MomentModal
+        <MomentDialog
           moment={open}
           media={outcome.medias[open.mediaId] ?? known[open.mediaId]}
           libraryLabel={multi && byId.get(open.libraryId) ? libraryName(byId.get(open.libraryId)!) : null}

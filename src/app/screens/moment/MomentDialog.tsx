@@ -1,0 +1,115 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { MSG_SEARCH_UI, type Media, type Moment } from '../../../contract';
+import { effectiveRange, momentEdits, resetMomentRange, updateMomentRange } from '../../state/momentEdits';
+import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
+import { IconSearch, IconSimilar } from '../../ui/icons';
+import { mediaNameOf } from '../search/MomentCard';
+import { formatMomentLength, formatTimecode } from '../search/momentFormat';
+import { MomentSidePanel } from './MomentLines';
+import { MomentPlayer, type MomentPlayerHandle } from './MomentPlayer';
+import { MomentTimeline, timelineMediaOf, type TimelineRange } from './MomentTimeline';
+import { IconTrim } from './playerIcons';
+import { TrimDialog } from './TrimDialog';
+import './moment.css';
+
+/**
+ * The moment dialog (spec section 2): the player (Moment / Full video), the timeline with the
+ * moment's boundaries, and the transcript and visual summary of its media, following playback.
+ * The moment plays and shows with its effective (trimmed) range; the footer opens the Trim dialog.
+ */
+export function MomentDialog({
+  moment,
+  media,
+  libraryLabel,
+  onClose,
+  onSimilar,
+  onSearchInMedia,
+}: {
+  moment: Moment;
+  media: Media | undefined;
+  libraryLabel: string | null;
+  onClose: () => void;
+  onSimilar: (m: Moment) => void;
+  /** Absent when the search is already within this media. */
+  onSearchInMedia?: (m: Moment) => void;
+}) {
+  const { byMoment } = useSnapshot(momentEdits);
+  const range = effectiveRange(moment, byMoment);
+  const trimmed = Boolean(byMoment[moment.id]);
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const [trimming, setTrimming] = useState(false);
+  const player = useRef<MomentPlayerHandle>(null);
+
+  const timelineMedia = useMemo(() => timelineMediaOf(media), [media]);
+  const timelineRange = useMemo<TimelineRange>(() => ({ start: range.startTime, end: range.endTime }), [range.startTime, range.endTime]);
+  // The timeline's boundary drags end here: the one place a range edit of this dialog is saved.
+  const onRangeCommit = useCallback(
+    (r: TimelineRange) => void updateMomentRange(moment, { startTime: r.start, endTime: r.end }, timelineMedia.duration),
+    [moment, timelineMedia.duration],
+  );
+  const onSeek = useCallback((t: number) => player.current?.seek(t), []);
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      width={1160}
+      title={mediaNameOf(media)}
+      description={
+        <span className="moment-view__meta">
+          <span className="time-chip" data-testid="moment-dialog-range">
+            {formatTimecode(range.startTime)} – {formatTimecode(range.endTime)}
+          </span>
+          <span>{formatMomentLength(range.endTime - range.startTime)}</span>
+          {trimmed && <span className="pill pill--accent">Trimmed</span>}
+          {libraryLabel && <span>{libraryLabel}</span>}
+        </span>
+      }
+      footer={
+        <>
+          {onSearchInMedia && (
+            <Button variant="ghost" onClick={() => onSearchInMedia(moment)}>
+              <IconSearch size={16} /> Search in this video
+            </Button>
+          )}
+          <Button variant="secondary" onClick={() => onSimilar(moment)}>
+            <IconSimilar size={16} /> {MSG_SEARCH_UI.similarMoments}
+          </Button>
+          {trimmed && (
+            <Button variant="ghost" onClick={() => resetMomentRange(moment)}>
+              Reset trim
+            </Button>
+          )}
+          <Button
+            variant="secondary"
+            onClick={() => {
+              player.current?.pause();
+              setTrimming(true);
+            }}
+          >
+            <IconTrim size={16} /> Trim
+          </Button>
+          <Button onClick={onClose}>Close</Button>
+        </>
+      }
+    >
+      <div className="moment-view">
+        <div className="moment-view__main">
+          <MomentPlayer ref={player} media={media} libraryId={moment.libraryId} mediaId={moment.mediaId} range={range} onVideo={setVideo} />
+          <MomentTimeline media={timelineMedia} range={timelineRange} onRangeCommit={onRangeCommit} video={video} />
+        </div>
+        <MomentSidePanel
+          libraryId={moment.libraryId}
+          mediaId={moment.mediaId}
+          defaultTab={moment.text.trim() ? 'transcript' : 'visual'}
+          video={video}
+          highlight={range}
+          onSeek={onSeek}
+        />
+      </div>
+      {trimming && <TrimDialog moment={moment} media={media} onClose={() => setTrimming(false)} />}
+    </Dialog>
+  );
+}

@@ -1,0 +1,267 @@
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref, type RefObject } from 'react';
+import { useSnapshot } from 'valtio';
+import { MSG_MOMENT, type Media } from '../../../contract';
+import type { TimeRange } from '../../state/momentEdits';
+import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { IconButton } from '../../ui/Button';
+import { IconAlert, IconFilm } from '../../ui/icons';
+import { SegmentedControl } from '../../ui/SegmentedControl';
+import { Tooltip } from '../../ui/Tooltip';
+import { formatTimecode } from '../search/momentFormat';
+import { attachPlayer, previewPlaylistUrl } from '../search/momentPlayer';
+import { IconFullscreen, IconFullscreenExit, IconPause, IconPlay } from './playerIcons';
+import { arrowSeek } from './playerRules';
+import { TimeInput } from './TimeInput';
+import { useSessionSound, VolumeControl } from './VolumeControl';
+import './moment.css';
+
+/** Moment mode (spec section 4): loop the moment, or play the whole media. */
+export type MomentMode = 'moment' | 'full';
+
+export interface MomentPlayerHandle {
+  /** Seeks to `seconds` (clamped to the media); a time outside the moment switches to Full video. */
+  seek(seconds: number): void;
+  pause(): void;
+}
+
+/** A moment seek before its start by more than this is a seek away from it, not a loop's overshoot. */
+const LOOP_SLACK_SECONDS = 0.5;
+
+const clamp = (t: number, duration: number) => Math.max(0, duration > 0 ? Math.min(duration, t) : t);
+
+/**
+ * The moment viewer's player (spec section 2): a media's HLS preview with custom controls (play,
+ * time input, volume, Moment / Full video, fullscreen), the spec's keyboard (arrows seek 5 s, space
+ * plays), and a retry overlay when loading fails. With a `range` it starts in Moment mode, looping
+ * it; without one it plays the full video only. `onVideo` receives the video element (for the
+ * timeline and the lines panel); current time stays in the element and this component.
+ */
+export function MomentPlayer({
+  media,
+  libraryId,
+  mediaId,
+  range,
+  onVideo,
+  ref,
+}: {
+  media: Media | undefined;
+  libraryId: string;
+  mediaId: string;
+  range: TimeRange | null;
+  onVideo?: (video: HTMLVideoElement | null) => void;
+  ref?: Ref<MomentPlayerHandle>;
+}) {
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const [mode, setMode] = useState<MomentMode>(range ? 'moment' : 'full');
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const container = useRef<HTMLDivElement>(null);
+  const { byLibrary } = useSnapshot(previewTokens);
+  const token = byLibrary[libraryId]?.token ?? null;
+  const playable = Boolean(media && media.kind === 'video' && media.capabilities.preview);
+  const [elementDuration, setElementDuration] = useState(0);
+  const duration = media?.metadata.video.duration || elementDuration;
+
+  const start = range?.startTime ?? null;
+  const end = range?.endTime ?? null;
+  // The loop the listeners keep, current without re-attaching the stream.
+  const loop = useRef<TimeRange | null>(null);
+  // Where a (re)load starts: the moment, then wherever playback was.
+  const resumeAt = useRef(start ?? 0);
+
+  useEffect(() => {
+    onVideo?.(video);
+    return () => onVideo?.(null);
+  }, [video, onVideo]);
+
+  useEffect(() => {
+    if (playable) void ensurePreviewToken(libraryId);
+  }, [playable, libraryId]);
+
+  useEffect(() => {
+    if (!playable || !token || !video) return;
+    setFailed(false);
+    const handle = attachPlayer(video, {
+      url: previewPlaylistUrl(libraryId, mediaId, token),
+      mode: 'hls',
+      start: resumeAt.current,
+      end: Number.POSITIVE_INFINITY,
+      // The loop is kept here, where the range can change without reloading the stream.
+      loop: false,
+      autoplay: true,
+      onFailed: () => setFailed(true),
+    });
+    return () => handle.destroy();
+  }, [playable, token, video, attempt, libraryId, mediaId]);
+
+  useEffect(() => {
+    if (!video) return;
+    const keep = () => {
+      const r = loop.current;
+      if (r && (video.currentTime >= r.endTime || video.currentTime < r.startTime - LOOP_SLACK_SECONDS)) video.currentTime = r.startTime;
+      resumeAt.current = video.currentTime;
+    };
+    const onDuration = () => setElementDuration(Number.isFinite(video.duration) ? video.duration : 0);
+    video.addEventListener('timeupdate', keep);
+    video.addEventListener('durationchange', onDuration);
+    return () => {
+      video.removeEventListener('timeupdate', keep);
+      video.removeEventListener('durationchange', onDuration);
+    };
+  }, [video]);
+
+  // Moment mode plays the moment: entering it, or a new range, brings playback inside.
+  useEffect(() => {
+    loop.current = mode === 'moment' && start !== null && end !== null ? { startTime: start, endTime: end } : null;
+    if (!video || !loop.current) return;
+    if (video.currentTime < start! || video.currentTime >= end!) video.currentTime = start!;
+  }, [mode, start, end, video]);
+
+  const seek = useCallback(
+    (seconds: number) => {
+      if (!video) return;
+      const t = clamp(seconds, duration);
+      const r = loop.current;
+      if (r && (t < r.startTime || t >= r.endTime)) {
+        loop.current = null;
+        setMode('full');
+      }
+      video.currentTime = t;
+    },
+    [video, duration],
+  );
+  useImperativeHandle(ref, () => ({ seek, pause: () => video?.pause() }), [seek, video]);
+
+  const togglePlay = useCallback(() => {
+    if (!video) return;
+    if (video.paused) video.play().catch(() => undefined);
+    else video.pause();
+  }, [video]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const target = e.target as HTMLElement;
+    // Keys are the field's or the control's while one has them (section 5).
+    if (target.closest('input, textarea, [contenteditable="true"], [role="slider"], [role="radio"]')) return;
+    if (e.key === ' ' && !target.closest('button')) {
+      e.preventDefault();
+      togglePlay();
+    } else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && video) {
+      e.preventDefault();
+      seek(arrowSeek(video.currentTime, e.key === 'ArrowLeft' ? -1 : 1, duration));
+    }
+  };
+
+  const poster = token ? thumbnailUrl(libraryId, mediaId, token, start ?? undefined) : undefined;
+  if (!playable)
+    return (
+      <div className="moment-player">
+        <div className="moment-player__stage moment-player__stage--still">
+          {poster && media ? <img src={poster} alt="" /> : <IconFilm size={32} />}
+          {!media && <p className="moment-player__note">{MSG_MOMENT.notFound}</p>}
+        </div>
+      </div>
+    );
+
+  return (
+    <div ref={container} className="moment-player" onKeyDown={onKeyDown}>
+      <div className="moment-player__stage">
+        <video ref={setVideo} poster={poster} playsInline aria-label={`Video ${media?.metadata.name ?? ''}`.trim()} onClick={togglePlay} />
+        {failed && (
+          <Tooltip content={MSG_MOMENT.retryLoading} side="top">
+            <button type="button" className="moment-player__retry" onClick={() => setAttempt((n) => n + 1)}>
+              <IconAlert size={18} /> {MSG_MOMENT.retryLoading}
+            </button>
+          </Tooltip>
+        )}
+      </div>
+      <PlayerControls
+        video={video}
+        duration={duration}
+        container={container}
+        mode={range ? mode : null}
+        onModeChange={setMode}
+        onSeek={seek}
+        onTogglePlay={togglePlay}
+      />
+    </div>
+  );
+}
+
+/** The bar under the picture. Playing state and time follow the element's events, here only. */
+function PlayerControls({
+  video,
+  duration,
+  container,
+  mode,
+  onModeChange,
+  onSeek,
+  onTogglePlay,
+}: {
+  video: HTMLVideoElement | null;
+  duration: number;
+  container: RefObject<HTMLDivElement | null>;
+  mode: MomentMode | null;
+  onModeChange: (mode: MomentMode) => void;
+  onSeek: (seconds: number) => void;
+  onTogglePlay: () => void;
+}) {
+  const [playing, setPlaying] = useState(false);
+  const [time, setTime] = useState(0);
+  const [fullscreen, setFullscreen] = useState(false);
+  useSessionSound(video);
+
+  useEffect(() => {
+    if (!video) return;
+    const onPlayState = () => setPlaying(!video.paused);
+    const onTime = () => setTime(video.currentTime);
+    const events = ['play', 'pause', 'ended'] as const;
+    const timeEvents = ['timeupdate', 'seeking', 'seeked', 'loadedmetadata', 'emptied'] as const;
+    events.forEach((e) => video.addEventListener(e, onPlayState));
+    timeEvents.forEach((e) => video.addEventListener(e, onTime));
+    onPlayState();
+    onTime();
+    return () => {
+      events.forEach((e) => video.removeEventListener(e, onPlayState));
+      timeEvents.forEach((e) => video.removeEventListener(e, onTime));
+    };
+  }, [video]);
+
+  useEffect(() => {
+    const onChange = () => setFullscreen(Boolean(container.current) && document.fullscreenElement === container.current);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, [container]);
+
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    else void container.current?.requestFullscreen().catch(() => undefined);
+  };
+
+  return (
+    <div className="moment-player__controls">
+      <IconButton label={playing ? 'Pause' : 'Play'} className="moment-player__button" onClick={onTogglePlay} disabled={!video}>
+        {playing ? <IconPause size={18} /> : <IconPlay size={18} />}
+      </IconButton>
+      <span className="moment-player__time">
+        <TimeInput value={time} max={duration} onCommit={onSeek} label="Current time" disabled={!video} />
+        <span className="moment-player__duration">/ {formatTimecode(duration)}</span>
+      </span>
+      <VolumeControl />
+      <span className="moment-player__spacer" />
+      {mode && (
+        <SegmentedControl<MomentMode>
+          label="Play"
+          value={mode}
+          onValueChange={onModeChange}
+          options={[
+            { value: 'moment', label: MSG_MOMENT.moment },
+            { value: 'full', label: MSG_MOMENT.fullVideo },
+          ]}
+        />
+      )}
+      <IconButton label={fullscreen ? 'Exit full screen' : 'Full screen'} className="moment-player__button" onClick={toggleFullscreen}>
+        {fullscreen ? <IconFullscreenExit size={18} /> : <IconFullscreen size={18} />}
+      </IconButton>
+    </div>
+  );
+}

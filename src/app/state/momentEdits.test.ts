@@ -1,0 +1,121 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { HANDLE_MIN_SECONDS, MSG_MOMENT, type Moment } from '../../contract';
+
+/** A Storage over a Map, which can be told to refuse writes (quota, privacy mode). */
+class MemoryStorage {
+  data = new Map<string, string>();
+  refuse = false;
+  getItem = (k: string) => this.data.get(k) ?? null;
+  setItem = (k: string, v: string) => {
+    if (this.refuse) throw new Error('QuotaExceededError');
+    this.data.set(k, v);
+  };
+  removeItem = (k: string) => {
+    if (this.refuse) throw new Error('QuotaExceededError');
+    this.data.delete(k);
+  };
+}
+
+const storage = new MemoryStorage();
+vi.stubGlobal('localStorage', storage);
+vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+const { effectiveMoment, effectiveRange, loadMomentEdits, momentEdits, rangeProblem, resetMomentRange, updateMomentRange } =
+  await import('./momentEdits');
+const { toasts } = await import('./toasts');
+const { session } = await import('./session');
+
+const moment: Moment = { id: 'm_a', mediaId: 'a', libraryId: 'l', startTime: 2, endTime: 6, text: '', score: 1 };
+const failures = () => toasts.items.filter((t) => t.message === MSG_MOMENT.failedToUpdate && t.tone === 'error').length;
+
+beforeEach(() => {
+  storage.data.clear();
+  storage.refuse = false;
+  toasts.items = [];
+  loadMomentEdits();
+});
+
+describe('moment edits', () => {
+  it('trims a moment: the effective range changes, the original is kept beside it, and it is stored', () => {
+    expect(effectiveRange(moment)).toEqual({ startTime: 2, endTime: 6 });
+    expect(updateMomentRange(moment, { startTime: 3, endTime: 4.5 }, 10)).toBe(true);
+    expect(effectiveRange(moment)).toEqual({ startTime: 3, endTime: 4.5 });
+    expect(effectiveMoment(moment)).toMatchObject({ id: 'm_a', startTime: 3, endTime: 4.5 });
+    expect(momentEdits.byMoment['m_a']).toEqual({
+      originalTimestamps: { startTime: 2, endTime: 6 },
+      newTimestamps: { startTime: 3, endTime: 4.5 },
+    });
+    // A reload reads it back.
+    momentEdits.byMoment = {};
+    loadMomentEdits();
+    expect(effectiveRange(moment)).toEqual({ startTime: 3, endTime: 4.5 });
+    expect(failures()).toBe(0);
+  });
+
+  it('rejects invalid ranges with the toast and keeps the old value', () => {
+    updateMomentRange(moment, { startTime: 3, endTime: 5 }, 10);
+    const bad = [
+      { startTime: 5, endTime: 3 },
+      { startTime: 4, endTime: 4 },
+      { startTime: 4, endTime: 4 + HANDLE_MIN_SECONDS / 2 },
+      { startTime: -1, endTime: 3 },
+      { startTime: 8, endTime: 11 },
+      { startTime: Number.NaN, endTime: 3 },
+    ];
+    const attempts: Array<[{ startTime: number; endTime: number }, number]> = [
+      ...bad.map((r) => [r, 10] as [typeof r, number]),
+      [{ startTime: 1, endTime: 2 }, Number.NaN],
+    ];
+    for (const [r, duration] of attempts) {
+      toasts.items = [];
+      expect(updateMomentRange(moment, r, duration), JSON.stringify(r)).toBe(false);
+      expect(failures(), JSON.stringify(r)).toBe(1);
+    }
+    expect(effectiveRange(moment)).toEqual({ startTime: 3, endTime: 5 });
+  });
+
+  it('accepts exactly the minimum length and the whole media', () => {
+    expect(rangeProblem({ startTime: 1, endTime: 1 + HANDLE_MIN_SECONDS }, 10)).toBeNull();
+    expect(rangeProblem({ startTime: 0, endTime: 10 }, 10)).toBeNull();
+  });
+
+  it('keeps the old value when storage refuses the write', () => {
+    updateMomentRange(moment, { startTime: 3, endTime: 5 }, 10);
+    storage.refuse = true;
+    expect(updateMomentRange(moment, { startTime: 1, endTime: 2 }, 10)).toBe(false);
+    expect(failures()).toBe(1);
+    expect(effectiveRange(moment)).toEqual({ startTime: 3, endTime: 5 });
+    expect(resetMomentRange(moment)).toBe(false);
+    expect(effectiveRange(moment)).toEqual({ startTime: 3, endTime: 5 });
+  });
+
+  it('resets, and a trim back to the original range drops the edit', () => {
+    updateMomentRange(moment, { startTime: 3, endTime: 5 }, 10);
+    expect(resetMomentRange(moment)).toBe(true);
+    expect(effectiveRange(moment)).toEqual({ startTime: 2, endTime: 6 });
+    updateMomentRange(moment, { startTime: 3, endTime: 5 }, 10);
+    updateMomentRange(moment, { startTime: 2, endTime: 6 }, 10);
+    expect(momentEdits.byMoment).toEqual({});
+    expect(storage.data.size).toBe(0);
+  });
+
+  it('keeps each account its own trims', () => {
+    session.claims = { sub: 'user-1' } as typeof session.claims;
+    updateMomentRange(moment, { startTime: 3, endTime: 5 }, 10);
+    session.claims = { sub: 'user-2' } as typeof session.claims;
+    loadMomentEdits();
+    expect(effectiveRange(moment)).toEqual({ startTime: 2, endTime: 6 });
+    session.claims = { sub: 'user-1' } as typeof session.claims;
+    loadMomentEdits();
+    expect(effectiveRange(moment)).toEqual({ startTime: 3, endTime: 5 });
+    session.claims = null;
+  });
+
+  it('ignores stored garbage', () => {
+    storage.data.set('clipseek.momentEdits.anonymous', JSON.stringify({ m_a: { newTimestamps: { startTime: 5, endTime: 1 } }, m_b: 3 }));
+    loadMomentEdits();
+    expect(momentEdits.byMoment).toEqual({});
+    storage.data.set('clipseek.momentEdits.anonymous', '{not json');
+    loadMomentEdits();
+    expect(momentEdits.byMoment).toEqual({});
+  });
+});
