@@ -1,0 +1,726 @@
+import { Application, Ticker } from 'pixi.js';
+import { TIMELINE } from '../contract';
+import {
+  clampViewStart,
+  clampZoom,
+  dragEnd,
+  dragStart,
+  effectiveFrameRate,
+  frameAt,
+  frameTime,
+  keyCommand,
+  lastFrame,
+  markIn,
+  markOut,
+  minRangeFrames,
+  nearestFrame,
+  nextShuttle,
+  normalizeRange,
+  panBy as panViewport,
+  pxPerSecond,
+  reveal,
+  timeAtX,
+  xAtTime,
+  zoomAt,
+  type FrameRange,
+  type KeyCommand,
+  type Viewport,
+} from './kernels';
+import { PlayheadLayer } from './render/PlayheadLayer';
+import { RangeLayer } from './render/RangeLayer';
+import type { RenderView } from './render/RenderView';
+import { RulerLayer } from './render/RulerLayer';
+import { HANDLE_SLOP, HANDLE_WIDTH } from './render/theme';
+import { ThumbnailLayer, type ThumbnailStats } from './render/ThumbnailLayer';
+import { Teardown } from './Teardown';
+import type { ThumbnailSource } from './thumbnailSource';
+
+export interface TimelineMedia {
+  /** Seconds. */
+  duration: number;
+  /** Frames per second; 0 or unknown means 30. */
+  frameRate: number;
+  width: number;
+  height: number;
+}
+
+/** A moment range in seconds, on frame boundaries. */
+export interface MomentRange {
+  start: number;
+  end: number;
+}
+
+export interface EngineState {
+  /** Playhead, seconds, on a frame boundary. */
+  time: number;
+  /** Playhead frame index. */
+  frame: number;
+  duration: number;
+  /** Effective frame rate (30 when the media's is unknown). */
+  frameRate: number;
+  playing: boolean;
+  /** Signed playback rate from J/K/L (and play/pause): 0 stopped, 1 normal, -2 double-speed reverse. */
+  shuttle: number;
+  /** 100..10 000 %. */
+  zoom: number;
+  /** Media seconds at the left edge. */
+  viewStart: number;
+  /** Timeline width, CSS px. */
+  viewWidth: number;
+  range: MomentRange | null;
+  dragging: 'start' | 'end' | 'playhead' | null;
+}
+
+/** Timing of one drawn frame (for the benchmark and tests). */
+export interface FrameStats {
+  /** Updating the layers from the state (CPU). */
+  updateMs: number;
+  /** Inside app.render() (CPU side of the draw; WebGL queues the work). */
+  renderMs: number;
+  /** A 1-pixel readPixels after the draw, i.e. waiting for the GPU; only with `syncGpu`. */
+  gpuSyncMs: number | null;
+}
+
+export interface TimelineEngineOptions {
+  container: HTMLElement;
+  media: TimelineMedia;
+  range?: MomentRange | null;
+  thumbnails?: ThumbnailSource | null;
+  /** Where keyboard shortcuts are heard; window by default. */
+  keyTarget?: EventTarget;
+  /** A handle drag ended or I/O set the range. */
+  onRangeCommit?(range: MomentRange): void;
+  /** A thumbnail could not be made (called once per source). */
+  onThumbnailError?(message: string): void;
+  /** Called after each drawn frame; for the benchmark and tests. */
+  onFrame?(stats: FrameStats): void;
+  /** Wait for the GPU after each frame so `gpuSyncMs` is measured (benchmark only: it costs time). */
+  syncGpu?: boolean;
+}
+
+/** Internals the TestTimeline helper and the benchmark observe. Not for app code. */
+export interface EngineDebug {
+  app: Application | null;
+  canvas: HTMLCanvasElement | null;
+  renders: number;
+  thumbnails: ThumbnailStats | null;
+  rulerLabels: number;
+  teardownSize: number;
+}
+
+const ROWS_HEIGHT = TIMELINE.rulerHeight + TIMELINE.thumbnailRowHeight;
+/** Emulated playback (reverse shuttle, or no video element) steps at this interval. */
+const EMULATED_TICK_MS = 40;
+
+type VideoFrameCallbackVideo = HTMLVideoElement & {
+  requestVideoFrameCallback?(cb: (now: number, meta: { mediaTime: number }) => void): number;
+  cancelVideoFrameCallback?(handle: number): void;
+};
+
+/**
+ * The timeline: a PixiJS canvas with a ruler, a thumbnail row, the moment range with two handles,
+ * and the playhead; keyboard shortcuts; and playback of an attached <video>. It renders only when
+ * something changed. State is read through getState/subscribe (React: useEngineValue).
+ */
+export class TimelineEngine {
+  private readonly teardown = new Teardown();
+  private readonly fps: number;
+  private readonly duration: number;
+  private state: EngineState;
+  private readonly listeners = new Set<() => void>();
+  private app: Application | null = null;
+  private ruler: RulerLayer | null = null;
+  private thumbs: ThumbnailLayer | null = null;
+  private rangeLayer: RangeLayer | null = null;
+  private playhead: PlayheadLayer | null = null;
+  private cancelFrame: (() => void) | null = null;
+  private renders = 0;
+  private hoverHandle: 'start' | 'end' | null = null;
+  private video: VideoFrameCallbackVideo | null = null;
+  private videoTeardown: Teardown | null = null;
+  private stopVideoFrames: (() => void) | null = null;
+  private stopEmulation: (() => void) | null = null;
+  private readonly options: TimelineEngineOptions;
+
+  private constructor(options: TimelineEngineOptions) {
+    this.options = options;
+    this.fps = effectiveFrameRate(options.media.frameRate);
+    this.duration = Math.max(0, options.media.duration || 0);
+    this.state = {
+      time: 0,
+      frame: 0,
+      duration: this.duration,
+      frameRate: this.fps,
+      playing: false,
+      shuttle: 0,
+      zoom: TIMELINE.minZoom,
+      viewStart: 0,
+      viewWidth: Math.max(1, Math.round(options.container.clientWidth)),
+      range: null,
+      dragging: null,
+    };
+  }
+
+  /** Creates the engine and its canvas inside `options.container` (Pixi initialises asynchronously). */
+  static async create(options: TimelineEngineOptions): Promise<TimelineEngine> {
+    const engine = new TimelineEngine(options);
+    try {
+      await engine.init();
+    } catch (error) {
+      engine.destroy();
+      throw error;
+    }
+    return engine;
+  }
+
+  private async init() {
+    const { container } = this.options;
+    // Pixi's shared system ticker runs a requestAnimationFrame loop for its GC scheduler and event
+    // polling. The timeline renders on demand and frees its textures itself, so it stays stopped.
+    Ticker.system.autoStart = false;
+    Ticker.system.stop();
+    const app = new Application();
+    await app.init({
+      preference: 'webgl',
+      autoStart: false,
+      sharedTicker: false,
+      // Only what the timeline draws: no Pixi event system (it listens on window and polls) and no
+      // accessibility overlay; pointer and keys are handled here.
+      skipExtensionImports: true,
+      width: this.state.viewWidth,
+      height: ROWS_HEIGHT,
+      resolution: Math.min(2, globalThis.devicePixelRatio || 1),
+      autoDensity: true,
+      antialias: false,
+      background: 0x141821,
+    });
+    const events = (app.renderer as { events?: { setTargetElement(el: HTMLElement | null): void } }).events;
+    // If another part of the page registered Pixi's event system, detach it from this canvas.
+    events?.setTargetElement(null);
+    this.app = app;
+    this.teardown.add(() => {
+      this.thumbs?.destroy();
+      // Thumbnail textures are destroyed by their layer above; `texture: true` here would also
+      // destroy Pixi's shared Texture.WHITE that placeholders use.
+      app.destroy({ removeView: true }, { children: true, context: true });
+      this.app = null;
+    });
+    const canvas = app.canvas;
+    canvas.style.display = 'block';
+    canvas.style.touchAction = 'none';
+    canvas.dataset.testid = 'timeline-canvas-surface';
+    container.appendChild(canvas);
+    this.teardown.add(() => canvas.remove());
+
+    this.ruler = new RulerLayer();
+    this.thumbs = new ThumbnailLayer(
+      app.renderer,
+      this.options.thumbnails ?? null,
+      () => this.invalidate(),
+      (m) => this.options.onThumbnailError?.(m),
+    );
+    this.rangeLayer = new RangeLayer();
+    this.playhead = new PlayheadLayer();
+    app.stage.addChild(this.thumbs.container, this.ruler.container, this.rangeLayer.container, this.playhead.graphics);
+
+    if (this.options.range) this.setRange(this.options.range);
+
+    const observer = new ResizeObserver(() => this.resize());
+    observer.observe(container);
+    this.teardown.add(() => observer.disconnect());
+
+    const td = this.teardown;
+    td.listen(canvas, 'pointerdown', (e) => this.onPointerDown(e as PointerEvent));
+    td.listen(canvas, 'pointermove', (e) => this.onPointerMove(e as PointerEvent));
+    td.listen(canvas, 'pointerup', (e) => this.onPointerUp(e as PointerEvent, true));
+    td.listen(canvas, 'pointercancel', (e) => this.onPointerUp(e as PointerEvent, true));
+    td.listen(canvas, 'pointerleave', () => this.setHover(null));
+    td.listen(this.options.keyTarget ?? window, 'keydown', (e) => {
+      this.handleKey(e as KeyboardEvent);
+    });
+    this.resize();
+    this.invalidate();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // State
+
+  /** The current state; the same object until something changes (for useSyncExternalStore). */
+  getState(): EngineState {
+    return this.state;
+  }
+
+  /** Calls `listener` after every state change; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    if (this.teardown.disposed) return () => {};
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private setState(patch: Partial<EngineState>) {
+    if (this.teardown.disposed) return;
+    let changed = false;
+    for (const key of Object.keys(patch) as (keyof EngineState)[]) {
+      if (!Object.is(patch[key], this.state[key])) {
+        changed = true;
+        break;
+      }
+    }
+    if (!changed) return;
+    this.state = { ...this.state, ...patch };
+    this.invalidate();
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private get viewport(): Viewport {
+    const s = this.state;
+    return { duration: this.duration, width: s.viewWidth, zoom: s.zoom, viewStart: s.viewStart };
+  }
+
+  private get pps(): number {
+    return pxPerSecond(this.viewport);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Rendering on demand
+
+  /** Marks the picture stale; it is drawn once in the next animation frame. */
+  private invalidate() {
+    if (this.cancelFrame || !this.app || this.teardown.disposed) return;
+    this.cancelFrame = this.teardown.frame(() => {
+      this.cancelFrame = null;
+      this.draw();
+    });
+  }
+
+  private renderView(): RenderView {
+    const s = this.state;
+    return {
+      width: s.viewWidth,
+      rulerHeight: TIMELINE.rulerHeight,
+      rowHeight: TIMELINE.thumbnailRowHeight,
+      duration: this.duration,
+      fps: this.fps,
+      viewStart: s.viewStart,
+      pxPerSecond: this.pps,
+      time: s.time,
+      range: s.range,
+      activeHandle: s.dragging === 'start' || s.dragging === 'end' ? s.dragging : this.hoverHandle,
+    };
+  }
+
+  private draw() {
+    const app = this.app;
+    if (!app || !this.ruler || !this.thumbs || !this.rangeLayer || !this.playhead) return;
+    const t0 = performance.now();
+    const view = this.renderView();
+    this.thumbs.update(view);
+    this.ruler.update(view);
+    this.rangeLayer.update(view);
+    this.playhead.update(view);
+    const t1 = performance.now();
+    app.render();
+    const t2 = performance.now();
+    let gpuSyncMs: number | null = null;
+    if (this.options.syncGpu) {
+      const gl = (app.renderer as { gl?: WebGLRenderingContext }).gl;
+      if (gl) {
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+        gpuSyncMs = performance.now() - t1;
+      }
+    }
+    this.renders++;
+    this.options.onFrame?.({ updateMs: t1 - t0, renderMs: t2 - t1, gpuSyncMs });
+  }
+
+  /** Re-reads the container's width and redraws (the ResizeObserver calls this too). */
+  resize(): void {
+    const app = this.app;
+    if (!app || this.teardown.disposed) return;
+    const width = Math.max(1, Math.round(this.options.container.clientWidth));
+    if (app.renderer.width !== width || app.renderer.height !== ROWS_HEIGHT) app.renderer.resize(width, ROWS_HEIGHT);
+    this.setState({ viewWidth: width, viewStart: clampViewStart(this.state.viewStart, this.duration, this.state.zoom) });
+    this.invalidate();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Viewport
+
+  /** Sets the zoom (100..10 000 %), keeping the time under `anchorClientX` (default: the playhead if visible, else the centre) in place. */
+  setZoom(percent: number, anchorClientX?: number): void {
+    if (!this.app) return;
+    const v = this.viewport;
+    let anchorX: number;
+    if (anchorClientX !== undefined) anchorX = anchorClientX - this.canvasLeft();
+    else {
+      const px = xAtTime(v, this.state.time);
+      anchorX = px >= 0 && px <= v.width ? px : v.width / 2;
+    }
+    const next = zoomAt(v, clampZoom(percent), anchorX);
+    this.setState({ zoom: next.zoom, viewStart: next.viewStart });
+  }
+
+  /** Multiplies the zoom by `factor` (wheel and pinch), anchored like setZoom. */
+  zoomBy(factor: number, anchorClientX?: number): void {
+    if (!(factor > 0)) return;
+    this.setZoom(this.state.zoom * factor, anchorClientX);
+  }
+
+  /** Scrolls the view by `px` (positive shows later media), clamped to the media. */
+  panBy(px: number): void {
+    if (!this.app) return;
+    this.setState({ viewStart: panViewport(this.viewport, px).viewStart });
+  }
+
+  private canvasLeft(): number {
+    return this.app?.canvas.getBoundingClientRect().left ?? 0;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Range
+
+  private minFrames(): number {
+    return minRangeFrames(this.pps, this.fps);
+  }
+
+  private toFrames(range: MomentRange): FrameRange {
+    return { start: nearestFrame(range.start, this.fps, this.duration), end: nearestFrame(range.end, this.fps, this.duration) };
+  }
+
+  private toSeconds(range: FrameRange): MomentRange {
+    return { start: frameTime(range.start, this.fps), end: frameTime(range.end, this.fps) };
+  }
+
+  private sameRange(a: MomentRange | null, b: MomentRange | null) {
+    return a === b || (!!a && !!b && a.start === b.start && a.end === b.end);
+  }
+
+  /** Sets or clears the moment range from outside (snapped to frames, kept inside the media; never reported back through onRangeCommit). */
+  setRange(range: MomentRange | null): void {
+    if (this.teardown.disposed) return;
+    if (!range) return this.setState({ range: null });
+    const next = this.toSeconds(normalizeRange(this.toFrames(range), 1, this.duration, this.fps));
+    if (!this.sameRange(next, this.state.range)) this.setState({ range: next });
+  }
+
+  private commitRange() {
+    if (this.state.range) this.options.onRangeCommit?.(this.state.range);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Pointer
+
+  private pointerX(e: PointerEvent): { x: number; y: number } {
+    const rect = this.app?.canvas.getBoundingClientRect();
+    return { x: e.clientX - (rect?.left ?? 0), y: e.clientY - (rect?.top ?? 0) };
+  }
+
+  private handleAt(x: number, y: number): 'start' | 'end' | null {
+    const range = this.state.range;
+    if (!range || y > ROWS_HEIGHT) return null;
+    const v = this.viewport;
+    const xs = xAtTime(v, range.start);
+    const xe = xAtTime(v, range.end);
+    // The bars sit just outside the range; grabbing may start a few px inside it.
+    if (x >= xs - HANDLE_WIDTH - HANDLE_SLOP && x <= xs + HANDLE_SLOP) return 'start';
+    if (x >= xe - HANDLE_SLOP && x <= xe + HANDLE_WIDTH + HANDLE_SLOP) return 'end';
+    return null;
+  }
+
+  private onPointerDown(e: PointerEvent) {
+    if (e.button !== 0 || !this.app) return;
+    const { x, y } = this.pointerX(e);
+    const handle = this.handleAt(x, y);
+    try {
+      this.app.canvas.setPointerCapture(e.pointerId);
+    } catch {
+      // Synthetic pointers (tests) have no active pointer to capture.
+    }
+    e.preventDefault();
+    if (handle) {
+      this.setState({ dragging: handle });
+      this.dragHandleTo(handle, x);
+    } else {
+      this.setState({ dragging: 'playhead' });
+      this.seekTo(timeAtX(this.viewport, x), false);
+    }
+    this.setCursor(handle ? 'ew-resize' : 'col-resize');
+  }
+
+  private onPointerMove(e: PointerEvent) {
+    const { x, y } = this.pointerX(e);
+    const dragging = this.state.dragging;
+    if (dragging === 'start' || dragging === 'end') this.dragHandleTo(dragging, x);
+    else if (dragging === 'playhead') this.seekTo(timeAtX(this.viewport, x), false);
+    else {
+      const handle = this.handleAt(x, y);
+      this.setHover(handle);
+      this.setCursor(handle ? 'ew-resize' : 'pointer');
+    }
+  }
+
+  private onPointerUp(e: PointerEvent, commit: boolean) {
+    const dragging = this.state.dragging;
+    if (!dragging) return;
+    try {
+      if (this.app?.canvas.hasPointerCapture(e.pointerId)) this.app.canvas.releasePointerCapture(e.pointerId);
+    } catch {
+      // Nothing was captured.
+    }
+    this.setState({ dragging: null });
+    if (commit && (dragging === 'start' || dragging === 'end')) this.commitRange();
+  }
+
+  private dragHandleTo(handle: 'start' | 'end', x: number) {
+    const range = this.state.range;
+    if (!range) return;
+    const frame = nearestFrame(timeAtX(this.viewport, x), this.fps, this.duration);
+    const current = this.toFrames(range);
+    const next =
+      handle === 'start' ? dragStart(current, frame, this.minFrames()) : dragEnd(current, frame, this.minFrames(), this.duration, this.fps);
+    const seconds = this.toSeconds(next);
+    if (!this.sameRange(seconds, range)) this.setState({ range: seconds });
+  }
+
+  private setHover(handle: 'start' | 'end' | null) {
+    if (this.hoverHandle === handle) return;
+    this.hoverHandle = handle;
+    this.invalidate();
+  }
+
+  private setCursor(cursor: string) {
+    if (this.app && this.app.canvas.style.cursor !== cursor) this.app.canvas.style.cursor = cursor;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Playback
+
+  /** Moves the playhead to the frame boundary nearest `seconds` (clamped to the media) and seeks the video. */
+  seek(seconds: number): void {
+    this.seekTo(seconds, true);
+  }
+
+  private seekTo(seconds: number, revealIt: boolean) {
+    if (this.teardown.disposed || !Number.isFinite(seconds)) return;
+    const frame = nearestFrame(seconds, this.fps, this.duration);
+    const time = frameTime(frame, this.fps);
+    if (this.video && Math.abs(this.video.currentTime - time) > 1e-6) this.video.currentTime = time;
+    this.showFrame(frame, revealIt);
+  }
+
+  private showFrame(frame: number, revealIt: boolean) {
+    const time = frameTime(frame, this.fps);
+    const patch: Partial<EngineState> = { time, frame };
+    if (revealIt) {
+      const v = reveal(this.viewport, time, 24);
+      patch.viewStart = v.viewStart;
+    }
+    this.setState(patch);
+  }
+
+  /** Steps `n` frames (negative: back), pausing first. */
+  stepFrames(n: number): void {
+    if (this.teardown.disposed) return;
+    this.pause();
+    this.seek(frameTime(this.state.frame + Math.trunc(n), this.fps));
+  }
+
+  /** Plays forward at normal speed. */
+  play(): void {
+    this.runShuttle(1);
+  }
+
+  /** Pauses (and stops any shuttle). */
+  pause(): void {
+    this.runShuttle(0);
+  }
+
+  /** Play if paused, pause if playing. */
+  togglePlay(): void {
+    if (this.state.playing) this.pause();
+    else this.play();
+  }
+
+  private shuttle(direction: -1 | 0 | 1) {
+    this.runShuttle(nextShuttle(this.state.shuttle, direction));
+  }
+
+  // Forward playback uses the element; reverse (which HTML video cannot do) and playback without
+  // an element are emulated by stepping the position on a timer.
+  private runShuttle(rate: number) {
+    if (this.teardown.disposed) return;
+    this.stopEmulation?.();
+    this.stopEmulation = null;
+    const video = this.video;
+    if (rate === 0) {
+      video?.pause();
+      this.setState({ shuttle: 0, playing: false });
+      return;
+    }
+    if (rate > 0 && video) {
+      if (this.state.frame >= lastFrame(this.duration, this.fps)) this.seek(0);
+      video.playbackRate = rate;
+      this.setState({ shuttle: rate, playing: true });
+      video.play().catch(() => {
+        if (this.video === video && this.state.shuttle === rate) this.setState({ shuttle: 0, playing: false });
+      });
+      return;
+    }
+    video?.pause();
+    this.setState({ shuttle: rate, playing: true });
+    let last = performance.now();
+    let position = this.state.time;
+    this.stopEmulation = this.teardown.interval(() => {
+      const now = performance.now();
+      position += (rate * (now - last)) / 1000;
+      last = now;
+      const end = frameTime(lastFrame(this.duration, this.fps), this.fps);
+      const stop = position <= 0 || position >= end;
+      this.seek(Math.min(end, Math.max(0, position)));
+      if (stop) this.runShuttle(0);
+    }, EMULATED_TICK_MS);
+  }
+
+  /** Follows `video` (or nothing): the playhead tracks its frames; play/pause/seek/shuttle drive it. */
+  attachVideo(video: HTMLVideoElement | null): void {
+    if (this.teardown.disposed || video === this.video) return;
+    this.stopEmulation?.();
+    this.stopEmulation = null;
+    this.videoTeardown?.dispose();
+    this.videoTeardown = null;
+    this.stopVideoFrames = null;
+    this.video = video;
+    if (!video) {
+      this.setState({ playing: false, shuttle: 0 });
+      return;
+    }
+    const td = this.teardown.child();
+    this.videoTeardown = td;
+    const v = video as VideoFrameCallbackVideo;
+    const follow = () => {
+      if (this.video !== v || this.state.dragging === 'playhead') return;
+      this.showFrame(frameAt(v.currentTime, this.fps, this.duration), this.state.playing);
+    };
+    const startFrames = () => {
+      if (this.stopVideoFrames || !v.requestVideoFrameCallback) return;
+      let handle = 0;
+      const loop = (_now: number, meta: { mediaTime: number }) => {
+        if (this.video !== v || td.disposed) return;
+        if (this.state.dragging !== 'playhead') this.showFrame(frameAt(meta.mediaTime, this.fps, this.duration), true);
+        handle = v.requestVideoFrameCallback!(loop);
+      };
+      handle = v.requestVideoFrameCallback(loop);
+      this.stopVideoFrames = td.add(() => {
+        v.cancelVideoFrameCallback?.(handle);
+        this.stopVideoFrames = null;
+      });
+    };
+    const stopFrames = () => this.stopVideoFrames?.();
+    td.listen(v, 'play', () => {
+      startFrames();
+      if (!this.stopEmulation) this.setState({ playing: true, shuttle: this.state.shuttle > 0 ? this.state.shuttle : v.playbackRate || 1 });
+    });
+    td.listen(v, 'pause', () => {
+      stopFrames();
+      follow();
+      // Pausing the element is part of reverse shuttle; only a real pause stops the timeline.
+      if (!this.stopEmulation) this.setState({ playing: false, shuttle: 0 });
+    });
+    td.listen(v, 'ended', () => {
+      stopFrames();
+      if (!this.stopEmulation) this.setState({ playing: false, shuttle: 0 });
+    });
+    td.listen(v, 'seeked', follow);
+    td.listen(v, 'timeupdate', follow);
+    td.add(() => {
+      if (this.video === v) this.video = null;
+    });
+    if (!v.paused) {
+      startFrames();
+      this.setState({ playing: true, shuttle: v.playbackRate || 1 });
+    } else this.setState({ playing: false, shuttle: 0 });
+    follow();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Keyboard
+
+  /** Runs the shortcut for a key event; true (and preventDefault) when it was one. */
+  handleKey(event: KeyboardEvent): boolean {
+    if (this.teardown.disposed || event.defaultPrevented) return false;
+    const command = keyCommand(event);
+    if (!command) return false;
+    // Held keys repeat seeks and steps; toggles and marks happen once per press.
+    if (event.repeat && command.type !== 'seekBy' && command.type !== 'stepFrames') {
+      event.preventDefault();
+      return true;
+    }
+    this.run(command);
+    event.preventDefault();
+    return true;
+  }
+
+  private run(command: KeyCommand) {
+    switch (command.type) {
+      case 'seekBy':
+        return this.seek(Math.max(0, this.state.time + command.seconds));
+      case 'seekTo':
+        return this.seek(command.to === 'start' ? 0 : this.duration);
+      case 'togglePlay':
+        return this.togglePlay();
+      case 'stepFrames':
+        return this.stepFrames(command.frames);
+      case 'shuttle':
+        return this.shuttle(command.direction);
+      case 'markIn':
+      case 'markOut': {
+        const current = this.state.range ? this.toFrames(this.state.range) : null;
+        const mark = command.type === 'markIn' ? markIn : markOut;
+        const next = this.toSeconds(mark(current, this.state.frame, this.minFrames(), this.duration, this.fps));
+        if (!this.sameRange(next, this.state.range)) this.setState({ range: next });
+        this.commitRange();
+        return;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /** Swaps the thumbnail source (null shows placeholders). */
+  setThumbnails(source: ThumbnailSource | null): void {
+    this.thumbs?.setSource(source);
+  }
+
+  /** For TestTimeline and the benchmark only. */
+  get debug(): EngineDebug {
+    return {
+      app: this.app,
+      canvas: this.app?.canvas ?? null,
+      renders: this.renders,
+      thumbnails: this.thumbs ? { ...this.thumbs.stats } : null,
+      rulerLabels: this.ruler?.visibleLabels ?? 0,
+      teardownSize: this.teardown.size,
+    };
+  }
+
+  /** True once destroy() ran. */
+  get destroyed(): boolean {
+    return this.teardown.disposed;
+  }
+
+  /** Removes the canvas and frees everything: Pixi app and textures, listeners, timers, frames, observer, thumbnail requests, video. */
+  destroy(): void {
+    if (this.teardown.disposed) return;
+    this.teardown.dispose();
+    this.listeners.clear();
+    this.video = null;
+    this.videoTeardown = null;
+    this.stopVideoFrames = null;
+    this.stopEmulation = null;
+    this.cancelFrame = null;
+    this.ruler = null;
+    this.thumbs = null;
+    this.rangeLayer = null;
+    this.playhead = null;
+  }
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { effectiveFrameRate, frameAt, lastFrame, nearestFrame, snapTime } from './frames';
+
+describe('frames', () => {
+  it('assumes 30 fps when the rate is unknown', () => {
+    expect(effectiveFrameRate(0)).toBe(30);
+    expect(effectiveFrameRate(NaN)).toBe(30);
+    expect(effectiveFrameRate(-5)).toBe(30);
+    expect(effectiveFrameRate(24)).toBe(24);
+  });
+
+  it('counts frame boundaries inside the media', () => {
+    expect(lastFrame(10, 30)).toBe(300);
+    expect(lastFrame(10.01, 30)).toBe(300);
+    expect(lastFrame(0.1, 30)).toBe(3); // 0.1 * 30 is 3.0000000000000004
+  });
+
+  it('takes the shown frame at a time, tolerating float error at boundaries', () => {
+    expect(frameAt(0.1, 30, 10)).toBe(3);
+    expect(frameAt(3 / 30 - 1e-9, 30, 10)).toBe(3);
+    expect(frameAt(0.119, 30, 10)).toBe(3);
+    expect(frameAt(-1, 30, 10)).toBe(0);
+    expect(frameAt(99, 30, 10)).toBe(300);
+  });
+
+  it('snaps to the nearest boundary and clamps to the media', () => {
+    expect(nearestFrame(0.118, 30, 10)).toBe(4);
+    expect(snapTime(1.01, 25, 10)).toBeCloseTo(1.0, 12);
+    expect(snapTime(1.03, 25, 10)).toBeCloseTo(1.04, 12);
+    expect(snapTime(12, 25, 10)).toBe(10);
+    expect(snapTime(-3, 25, 10)).toBe(0);
+  });
+});

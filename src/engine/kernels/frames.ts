@@ -1,0 +1,40 @@
+/** Frame maths: every position the engine keeps is a whole frame of the media's frame rate. */
+
+/** Frame rate used when the media's is missing or unknown. */
+export const DEFAULT_FRAME_RATE = 30;
+
+// Float slack so that e.g. 0.1 * 30 = 3.0000000000000004 still counts as frame 3.
+const EPS = 1e-6;
+
+/** The media's frame rate, or 30 when it is 0, negative or not a number. */
+export function effectiveFrameRate(frameRate: number): number {
+  return Number.isFinite(frameRate) && frameRate > 0 ? frameRate : DEFAULT_FRAME_RATE;
+}
+
+/** The last frame boundary inside the media: positions run from frame 0 to this one. */
+export function lastFrame(duration: number, fps: number): number {
+  if (!(duration > 0)) return 0;
+  return Math.floor(duration * fps + EPS);
+}
+
+/** The frame shown at `seconds` (the boundary at or before it), clamped to the media. */
+export function frameAt(seconds: number, fps: number, duration: number): number {
+  if (!Number.isFinite(seconds)) return 0;
+  return Math.min(lastFrame(duration, fps), Math.max(0, Math.floor(seconds * fps + EPS)));
+}
+
+/** The frame boundary nearest to `seconds`, clamped to the media (seek and handle snapping). */
+export function nearestFrame(seconds: number, fps: number, duration: number): number {
+  if (!Number.isFinite(seconds)) return 0;
+  return Math.min(lastFrame(duration, fps), Math.max(0, Math.round(seconds * fps)));
+}
+
+/** Seconds at a frame boundary. */
+export function frameTime(frame: number, fps: number): number {
+  return frame / fps;
+}
+
+/** `seconds` moved to its nearest frame boundary inside the media. */
+export function snapTime(seconds: number, fps: number, duration: number): number {
+  return frameTime(nearestFrame(seconds, fps, duration), fps);
+}

@@ -1,0 +1,62 @@
+/**
+ * Moment range handles, in frames. A range keeps at least 36 px of timeline at the current zoom
+ * and at least 0.1 s (spec section 5), stays inside the media, and its handles never cross.
+ */
+import { HANDLE_MIN_PX, HANDLE_MIN_SECONDS } from '../../contract';
+import { lastFrame } from './frames';
+
+export interface FrameRange {
+  start: number;
+  end: number;
+}
+
+/** The shortest range allowed at this scale, in whole frames (rounded up). */
+export function minRangeFrames(pxPerSecond: number, fps: number): number {
+  const seconds = Math.max(HANDLE_MIN_PX / pxPerSecond, HANDLE_MIN_SECONDS);
+  return Math.max(1, Math.ceil(seconds * fps - 1e-6));
+}
+
+/** The start handle dragged to `frame`: never past end - min, never before 0. */
+export function dragStart(range: FrameRange, frame: number, minFrames: number): FrameRange {
+  const start = Math.max(0, Math.min(Math.round(frame), range.end - minFrames));
+  return { start, end: range.end };
+}
+
+/** The end handle dragged to `frame`: never before start + min, never past the media's end. */
+export function dragEnd(range: FrameRange, frame: number, minFrames: number, duration: number, fps: number): FrameRange {
+  const end = Math.min(lastFrame(duration, fps), Math.max(Math.round(frame), range.start + minFrames));
+  return { start: range.start, end };
+}
+
+/**
+ * A range made valid: inside the media, start before end, at least `minFrames` long where the
+ * media allows it (grown at the end first, then at the start).
+ */
+export function normalizeRange(range: FrameRange, minFrames: number, duration: number, fps: number): FrameRange {
+  const last = lastFrame(duration, fps);
+  let start = Math.min(last, Math.max(0, Math.round(Math.min(range.start, range.end))));
+  let end = Math.min(last, Math.max(0, Math.round(Math.max(range.start, range.end))));
+  if (end - start < minFrames) {
+    end = Math.min(last, start + minFrames);
+    start = Math.max(0, end - minFrames);
+  }
+  return { start, end };
+}
+
+/** I: the in point at `frame`; the out point moves only when the range would become too short. */
+export function markIn(range: FrameRange | null, frame: number, minFrames: number, duration: number, fps: number): FrameRange {
+  const last = lastFrame(duration, fps);
+  const start = Math.min(last, Math.max(0, frame));
+  const end = range && range.end - start >= minFrames ? range.end : range ? Math.min(last, start + minFrames) : last;
+  return normalizeRange({ start, end }, minFrames, duration, fps);
+}
+
+/** O: the out point at `frame`; the in point moves only when the range would become too short. */
+export function markOut(range: FrameRange | null, frame: number, minFrames: number, duration: number, fps: number): FrameRange {
+  const last = lastFrame(duration, fps);
+  const end = Math.min(last, Math.max(0, frame));
+  let start = range && end - range.start >= minFrames ? range.start : range ? Math.max(0, end - minFrames) : 0;
+  if (end - start < minFrames) start = Math.max(0, end - minFrames);
+  // At the very start of the media the range can only grow forwards.
+  return end - start < minFrames ? normalizeRange({ start, end: start + minFrames }, minFrames, duration, fps) : { start, end };
+}
