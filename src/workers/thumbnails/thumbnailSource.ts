@@ -1,0 +1,325 @@
+import { MSG_MOMENT } from '../../contract';
+import { ThumbnailError, type ThumbnailRequest, type ThumbnailSource } from '../../engine/thumbnailSource';
+import { createRpcClient, WorkerRpcError, type RpcClient, type RpcEndpoint } from '../rpc';
+import { ImageCache } from './imageCache';
+import { abortError, ThumbnailQueue } from './thumbnailQueue';
+import type { FrameRequest, SourceInfo, ThumbnailsProtocol } from './thumbnails.protocol';
+import { coverRect, frameIndexOf, thumbnailKey, tilePixels } from './tileGeometry';
+
+export interface ThumbnailSourceOptions {
+  /** `API.mediaSource(...)?token=…` when `media.capabilities.source`, else null (server thumbnails only). */
+  sourceUrl: string | null;
+  /** `API.mediaThumbnail(...)?token=…&t=<seconds>`: the server-made fallback picture. */
+  serverThumbnailUrl: (seconds: number) => string;
+  duration: number;
+  frameRate: number;
+  /** Told once why thumbnails come from the server (the spec's Safari text when that is the reason). */
+  onFallback?(reason: string): void;
+  /** Most thumbnails one queue job asks of the worker; bigger batches mean fewer queue gaps, later first pictures. */
+  maxBatch?: number;
+}
+
+export interface ThumbnailSourceStats {
+  mode: 'undecided' | 'worker' | 'server';
+  /** Queue jobs run (one per batch of thumbnails). */
+  batches: number;
+  /** Thumbnails asked of the worker, and what decoding them cost. */
+  workerRequests: number;
+  chunksDecoded: number;
+  /** Media bytes and range requests, including opening the source. */
+  bytesRead: number;
+  rangeRequests: number;
+  serverThumbnails: number;
+  cacheHits: number;
+  source: SourceInfo | null;
+}
+
+/** A ThumbnailSource that also reports what it did (for the timeline's diagnostics, tests and benchmarks). */
+export interface WorkerThumbnailSource extends ThumbnailSource {
+  /** Counters since creation. */
+  stats(): ThumbnailSourceStats;
+}
+
+const DEFAULT_MAX_BATCH = 24;
+
+interface Waiter {
+  resolve: (bitmap: ImageBitmap) => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal;
+  onAbort: () => void;
+}
+
+/** One thumbnail being made, shared by every get() of the same key. */
+interface Pending {
+  id: number;
+  key: string;
+  time: number;
+  precision: 'keyframe' | 'exact';
+  width: number;
+  height: number;
+  waiters: Set<Waiter>;
+  /** Aborted when the last waiter leaves: stops a server fetch. */
+  controller: AbortController;
+  chunk: Chunk | null;
+  inWorker: boolean;
+}
+
+interface Chunk {
+  entries: Pending[];
+  /** Aborted when every entry is abandoned: the queue drops the job if it has not started. */
+  controller: AbortController;
+}
+
+const isSafari = () => {
+  const ua = globalThis.navigator?.userAgent ?? '';
+  return /Safari\//.test(ua) && !/(Chrome|Chromium|CriOS|FxiOS|Edg|Android)/.test(ua);
+};
+
+/**
+ * Thumbnails for one media: decoded from its original by the WebCodecs worker (byte ranges only),
+ * or fetched from the server when the browser or the codec cannot. get() calls made in the same
+ * tick form one batch, which goes through the thumbnail queue as one job; results land in the image
+ * cache, which owns the bitmaps.
+ */
+export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerThumbnailSource {
+  const cache = new ImageCache();
+  const queue = new ThumbnailQueue();
+  const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
+  const pending = new Map<string, Pending>();
+  let collecting: Pending[] = [];
+  let toCancel: number[] = [];
+  let nextId = 1;
+  let destroyed = false;
+  let worker: Worker | null = null;
+  let rpc: RpcClient<ThumbnailsProtocol> | null = null;
+  let mode: Promise<'worker' | 'server'> | null = null;
+  const counters: ThumbnailSourceStats = {
+    mode: 'undecided',
+    batches: 0,
+    workerRequests: 0,
+    chunksDecoded: 0,
+    bytesRead: 0,
+    rangeRequests: 0,
+    serverThumbnails: 0,
+    cacheHits: 0,
+    source: null,
+  };
+
+  const fallback = (reason: string): 'server' => {
+    counters.mode = 'server';
+    if (!destroyed) options.onFallback?.(reason);
+    return 'server';
+  };
+
+  const stopWorker = () => {
+    rpc?.dispose();
+    worker?.terminate();
+    rpc = null;
+    worker = null;
+  };
+
+  const chooseMode = () =>
+    (mode ??= (async (): Promise<'worker' | 'server'> => {
+      if (typeof VideoDecoder === 'undefined' || typeof OffscreenCanvas === 'undefined' || typeof Worker === 'undefined') {
+        return fallback(isSafari() ? MSG_MOMENT.thumbnailsSafari : 'This browser cannot decode video in a worker (WebCodecs).');
+      }
+      if (!options.sourceUrl) return fallback('The media source cannot be read by the browser.');
+      const w = new Worker(new URL('./thumbnails.worker.ts', import.meta.url), { type: 'module', name: 'thumbnails' });
+      const c = createRpcClient<ThumbnailsProtocol>(w as unknown as RpcEndpoint);
+      // A worker that fails to load or crashes would otherwise leave its callers waiting forever.
+      w.addEventListener('error', (event) => {
+        c.failAll(new WorkerRpcError(event.message || 'The thumbnail worker failed.'));
+        if (worker !== w) return;
+        stopWorker();
+        mode = Promise.resolve(fallback('The thumbnail worker failed.'));
+      });
+      worker = w;
+      rpc = c;
+      try {
+        const info = await c.call('open', { url: new URL(options.sourceUrl, globalThis.location?.href).href });
+        counters.source = info;
+        counters.bytesRead += info.bytesRead;
+        if (!info.decodable) {
+          stopWorker();
+          return fallback(`The video codec ${info.codec} cannot be decoded in this browser.`);
+        }
+        counters.mode = 'worker';
+        return 'worker';
+      } catch (e) {
+        stopWorker();
+        return fallback(`The media source could not be opened: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    })());
+
+  const detach = (p: Pending) => {
+    if (pending.get(p.key) === p) pending.delete(p.key);
+    const waiters = [...p.waiters];
+    p.waiters.clear();
+    for (const w of waiters) w.signal.removeEventListener('abort', w.onAbort);
+    return waiters;
+  };
+
+  const deliver = (p: Pending, bitmap: ImageBitmap) => {
+    if (destroyed) return void bitmap.close();
+    cache.set(p.key, bitmap);
+    for (const w of detach(p)) w.resolve(bitmap);
+  };
+
+  const fail = (p: Pending, error: unknown) => {
+    for (const w of detach(p)) w.reject(error);
+  };
+
+  const sendCancels = () => {
+    const ids = toCancel;
+    toCancel = [];
+    if (ids.length && rpc) rpc.call('cancel', { ids }).catch(() => undefined);
+  };
+
+  /** The last waiter left: stop the work wherever it is. */
+  const abandon = (p: Pending) => {
+    detach(p);
+    p.controller.abort();
+    if (p.inWorker) {
+      if (toCancel.push(p.id) === 1) queueMicrotask(sendCancels);
+    }
+    if (p.chunk && p.chunk.entries.every((e) => e.controller.signal.aborted)) p.chunk.controller.abort();
+  };
+
+  async function serverThumbnail(p: Pending): Promise<void> {
+    counters.serverThumbnails++;
+    try {
+      const res = await fetch(options.serverThumbnailUrl(p.time), { signal: p.controller.signal });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const full = await createImageBitmap(await res.blob());
+      let bitmap: ImageBitmap;
+      try {
+        const r = coverRect(full.width, full.height, p.width, p.height);
+        bitmap = await createImageBitmap(full, Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height), {
+          resizeWidth: p.width,
+          resizeHeight: p.height,
+          resizeQuality: 'medium',
+        });
+      } finally {
+        full.close();
+      }
+      deliver(p, bitmap);
+    } catch {
+      fail(p, new ThumbnailError(MSG_MOMENT.thumbnailFailed));
+    }
+  }
+
+  async function runChunk(chunk: Chunk): Promise<void> {
+    const live = chunk.entries.filter((e) => !e.controller.signal.aborted);
+    if (live.length === 0) return;
+    counters.batches++;
+    const how = await chooseMode();
+    if (destroyed) return;
+    const c = rpc;
+    if (how === 'server' || !c) return void (await Promise.all(live.map(serverThumbnail)));
+
+    const requests: FrameRequest[] = [];
+    for (const e of live) {
+      if (e.controller.signal.aborted) continue;
+      e.inWorker = true;
+      requests.push({ id: e.id, time: e.time, precision: e.precision, width: e.width, height: e.height });
+    }
+    if (requests.length === 0) return;
+    counters.workerRequests += requests.length;
+    const byId = new Map(live.map((e) => [e.id, e]));
+    const retry: Pending[] = [];
+    try {
+      const { results, stats } = await c.call('thumbnails', { requests });
+      counters.chunksDecoded += stats.chunksDecoded;
+      counters.bytesRead += stats.bytesRead;
+      counters.rangeRequests += stats.rangeRequests;
+      for (const r of results) {
+        const e = byId.get(r.id)!;
+        e.inWorker = false;
+        if (r.status === 'ok') deliver(e, r.bitmap);
+        else if (r.status === 'cancelled') fail(e, abortError());
+        else retry.push(e);
+      }
+    } catch {
+      // The worker failed the whole batch (or died): the server can still make these pictures.
+      for (const e of live) if (e.inWorker) retry.push(e);
+    }
+    if (destroyed) return;
+    await Promise.all(retry.filter((e) => !e.controller.signal.aborted).map(serverThumbnail));
+  }
+
+  const flush = () => {
+    const batch = collecting.filter((p) => !p.controller.signal.aborted);
+    collecting = [];
+    for (let i = 0; i < batch.length; i += maxBatch) {
+      const chunk: Chunk = { entries: batch.slice(i, i + maxBatch), controller: new AbortController() };
+      for (const p of chunk.entries) p.chunk = chunk;
+      queue
+        .enqueue(() => runChunk(chunk), chunk.controller.signal)
+        .catch((error: unknown) => {
+          // Dropped before starting (every waiter gone, or destroyed: waiters were answered then) or a bug.
+          for (const p of chunk.entries) fail(p, error instanceof DOMException ? error : new ThumbnailError(MSG_MOMENT.thumbnailFailed));
+        });
+    }
+  };
+
+  return {
+    get(request: ThumbnailRequest): Promise<ImageBitmap> {
+      const { signal } = request;
+      if (destroyed || signal.aborted) return Promise.reject(abortError());
+      const px = tilePixels(request.width, request.height, globalThis.devicePixelRatio);
+      const key = thumbnailKey(frameIndexOf(request.time, options.frameRate), request.precision, px.width, px.height);
+      const hit = cache.get(key);
+      if (hit) {
+        counters.cacheHits++;
+        return Promise.resolve(hit);
+      }
+      let p = pending.get(key);
+      if (!p) {
+        const time = Math.min(Math.max(0, request.time), Math.max(0, options.duration));
+        p = {
+          id: nextId++,
+          key,
+          time,
+          precision: request.precision,
+          ...px,
+          waiters: new Set(),
+          controller: new AbortController(),
+          chunk: null,
+          inWorker: false,
+        };
+        pending.set(key, p);
+        if (collecting.push(p) === 1) queueMicrotask(flush);
+      }
+      const entry = p;
+      return new Promise<ImageBitmap>((resolve, reject) => {
+        const waiter: Waiter = {
+          resolve,
+          reject,
+          signal,
+          onAbort: () => {
+            if (!entry.waiters.delete(waiter)) return;
+            reject(abortError());
+            if (entry.waiters.size === 0) abandon(entry);
+          },
+        };
+        entry.waiters.add(waiter);
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      });
+    },
+
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      queue.dispose();
+      for (const p of [...pending.values()]) {
+        p.controller.abort();
+        fail(p, abortError());
+      }
+      collecting = [];
+      stopWorker();
+      cache.destroy();
+    },
+
+    stats: () => ({ ...counters }),
+  };
+}

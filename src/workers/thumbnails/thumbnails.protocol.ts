@@ -1,0 +1,56 @@
+import type { RpcMessage } from '../rpc';
+
+/** What `open` learned about the media's video track. */
+export interface SourceInfo {
+  /** RFC 6381 codec string from the sample entry, e.g. 'avc1.64001f'. */
+  codec: string;
+  width: number;
+  height: number;
+  /** Seconds. */
+  duration: number;
+  frameRate: number;
+  sampleCount: number;
+  syncSampleCount: number;
+  /** Whether this browser's VideoDecoder accepts the track's configuration. */
+  decodable: boolean;
+  /** Bytes read to open it (head, box headers, moov). */
+  bytesRead: number;
+}
+
+/** One thumbnail of a batch; width/height are in device pixels. */
+export interface FrameRequest {
+  id: number;
+  time: number;
+  precision: 'keyframe' | 'exact';
+  width: number;
+  height: number;
+}
+
+export type FrameResult =
+  | { id: number; status: 'ok'; bitmap: ImageBitmap }
+  | { id: number; status: 'cancelled' }
+  | { id: number; status: 'error'; message: string };
+
+export interface BatchStats {
+  /** Chunks given to the decoder (a keyframe thumbnail costs one). */
+  chunksDecoded: number;
+  /** GOPs decoded. */
+  gops: number;
+  /** Media bytes fetched for this batch (cached ranges cost nothing). */
+  bytesRead: number;
+  rangeRequests: number;
+}
+
+/** Messages of the thumbnail worker (a type alias, so it satisfies RpcProtocol's index). */
+export type ThumbnailsProtocol = {
+  /** Opens the media at `url` (absolute, read by byte ranges only) and reads its video track's sample table. */
+  open: { params: { url: string }; result: SourceInfo };
+  /** Decodes a batch of thumbnails, each GOP once; bitmaps are transferred, results come in request order. */
+  thumbnails: { params: { requests: FrameRequest[] }; result: { results: FrameResult[]; stats: BatchStats } };
+  /** Cancels requests of running batches by id; they answer 'cancelled' and their GOPs are skipped when no one else needs them. */
+  cancel: { params: { ids: number[] }; result: { cancelled: number } };
+  /** Closes the decoders and forgets the source. */
+  close: { params: object; result: { closed: true } };
+};
+
+export type ThumbnailsMessage = RpcMessage<ThumbnailsProtocol>;

@@ -1,0 +1,296 @@
+/// <reference lib="webworker" />
+import { createFile, DataStream, Endianness, Log, MP4BoxBuffer, type Movie, type MultiBufferStream, type VisualSampleEntry } from 'mp4box';
+import { serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
+import { HEAD_BYTES, Mp4FormatError, readMovieBoxes, syntheticFtyp } from './mp4Boxes';
+import { RangeReader } from './rangeReader';
+import { buildSampleTable, planBatch, planRanges, timestampUs, type GopPlan, type SampleTable } from './sampleTable';
+import type { BatchStats, FrameRequest, FrameResult, SourceInfo, ThumbnailsProtocol } from './thumbnails.protocol';
+import { coverRect } from './tileGeometry';
+
+// Decoding runs here so that demuxing, decoding and scaling never take frames from the timeline.
+
+Log.setLogLevel(Log.error);
+
+/** Decode requests allowed to wait in a decoder before we wait for its `dequeue` event. */
+const MAX_DECODE_QUEUE = 4;
+/** Samples this close in the file are fetched with one request (B-frames, a small audio chunk between). */
+const COALESCE_GAP = 64 * 1024;
+/** Range requests one batch keeps in flight. */
+const PARALLEL_FETCHES = 4;
+/** Idle decoders kept configured for the next batch (the client runs at most 3 batches at once). */
+const MAX_IDLE_DECODERS = 3;
+
+interface Source {
+  reader: RangeReader;
+  table: SampleTable;
+  config: VideoDecoderConfig;
+  info: SourceInfo;
+  idle: DecoderSlot[];
+}
+
+let source: Source | null = null;
+/** Ids of the requests of running batches, and those of them cancelled. */
+const active = new Set<number>();
+const cancelled = new Set<number>();
+
+/** A decoder whose output goes to whichever batch holds it. */
+interface DecoderSlot {
+  decoder: VideoDecoder;
+  onFrame: (frame: VideoFrame) => void;
+  failure: Error | null;
+}
+
+function newSlot(config: VideoDecoderConfig): DecoderSlot {
+  const slot: DecoderSlot = {
+    onFrame: (frame) => frame.close(),
+    failure: null,
+    decoder: new VideoDecoder({
+      output: (frame) => {
+        try {
+          slot.onFrame(frame);
+        } finally {
+          frame.close();
+        }
+      },
+      error: (e) => {
+        slot.failure = e instanceof Error ? e : new Error(String(e));
+      },
+    }),
+  };
+  slot.decoder.configure(config);
+  return slot;
+}
+
+function closeSlot(slot: DecoderSlot) {
+  slot.onFrame = (frame) => frame.close();
+  if (slot.decoder.state !== 'closed') slot.decoder.close();
+}
+
+function closeSource() {
+  if (!source) return;
+  source.idle.forEach(closeSlot);
+  source.idle.length = 0;
+  source.reader.clear();
+  source = null;
+}
+
+/** The avcC/hvcC/vpcC/av1C payload WebCodecs takes as `description` (the box without its header). */
+function descriptionOf(entry: VisualSampleEntry, movieBytes: Uint8Array): Uint8Array | undefined {
+  if (entry.avcC || entry.hvcC) {
+    const stream = new DataStream(undefined, 0, Endianness.BIG_ENDIAN);
+    // avcC's typings ask for a MultiBufferStream, but its write only uses DataStream methods.
+    if (entry.avcC) entry.avcC.write(stream as MultiBufferStream);
+    else entry.hvcC!.write(stream);
+    return new Uint8Array(stream.buffer, 8);
+  }
+  // mp4box cannot write these two back; their bytes are where it parsed them in the buffer we gave it.
+  const raw = entry.vpcC ?? entry.av1C;
+  if (raw?.start !== undefined && raw.hdr_size !== undefined) return movieBytes.slice(raw.start + raw.hdr_size, raw.start + raw.size);
+  return undefined;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+async function openSource(url: string): Promise<SourceInfo> {
+  closeSource();
+  const reader = new RangeReader(url);
+  const head = await reader.read(0, HEAD_BYTES);
+  const size = reader.size ?? head.length;
+  const { ftyp, moov } = await readMovieBoxes((start, end) => reader.read(start, end), head, size);
+  // mp4box gets only ftyp + moov: sample offsets in stco/co64 are absolute, so where moov sat does not matter.
+  const movieBytes = concat(ftyp ?? syntheticFtyp(), moov);
+  const file = createFile();
+  let movie: Movie | undefined;
+  let parseError: string | undefined;
+  file.onReady = (info) => (movie = info);
+  file.onError = (module, message) => (parseError = `${module}: ${message}`);
+  file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(movieBytes.buffer, 0));
+  file.flush();
+  if (!movie) throw new Mp4FormatError(parseError ?? 'The movie header could not be read');
+  const track = movie.videoTracks[0];
+  if (!track) throw new Mp4FormatError('The media has no video track');
+  const samples = file.getTrackSamplesInfo(track.id) ?? [];
+  let shift = 0;
+  let emptySeconds = 0;
+  for (const edit of track.edits ?? []) {
+    if (edit.media_time === -1) emptySeconds += edit.segment_duration / (track.movie_timescale || movie.timescale);
+    else {
+      shift = edit.media_time;
+      break;
+    }
+  }
+  const table = buildSampleTable(
+    samples.map((s) => ({ offset: s.offset, size: s.size, cts: s.cts, dts: s.dts, duration: s.duration, isSync: s.is_sync })),
+    track.timescale,
+    shift,
+    emptySeconds,
+  );
+  const entry = file.getTrackById(track.id).mdia.minf.stbl.stsd.entries[0] as VisualSampleEntry;
+  const width = track.video?.width || entry.width;
+  const height = track.video?.height || entry.height;
+  const config: VideoDecoderConfig = { codec: track.codec, codedWidth: entry.width || width, codedHeight: entry.height || height };
+  const description = descriptionOf(entry, movieBytes);
+  if (description) config.description = description;
+  let decodable = false;
+  if (typeof VideoDecoder !== 'undefined' && typeof OffscreenCanvas !== 'undefined') {
+    try {
+      decodable = (await VideoDecoder.isConfigSupported(config)).supported === true;
+    } catch {
+      decodable = false; // a codec string WebCodecs cannot even parse (e.g. 'mp4v.20.9')
+    }
+  }
+  const seconds = track.samples_duration / track.timescale;
+  const info: SourceInfo = {
+    codec: track.codec,
+    width,
+    height,
+    duration: seconds,
+    frameRate: seconds > 0 ? table.count / seconds : 0,
+    sampleCount: table.count,
+    syncSampleCount: table.syncs.length,
+    decodable,
+    bytesRead: reader.bytesRead,
+  };
+  source = { reader, table, config, info, idle: [] };
+  return info;
+}
+
+/** Canvases by pixel size, reused: transferToImageBitmap hands over the pixels and leaves the canvas blank. */
+const canvases = new Map<string, OffscreenCanvasRenderingContext2D>();
+function contextFor(width: number, height: number) {
+  const key = `${width}x${height}`;
+  let ctx = canvases.get(key);
+  if (!ctx) {
+    const c = new OffscreenCanvas(width, height).getContext('2d', { alpha: false });
+    if (!c) throw new Error('No 2D context on OffscreenCanvas');
+    ctx = c;
+    canvases.set(key, ctx);
+  }
+  return ctx;
+}
+
+function drawTile(frame: VideoFrame, width: number, height: number): ImageBitmap {
+  const ctx = contextFor(width, height);
+  const r = coverRect(frame.displayWidth, frame.displayHeight, width, height);
+  ctx.drawImage(frame, r.x, r.y, r.width, r.height, 0, 0, width, height);
+  return ctx.canvas.transferToImageBitmap();
+}
+
+const dequeued = (decoder: VideoDecoder) =>
+  new Promise<void>((resolve) => decoder.addEventListener('dequeue', () => resolve(), { once: true }));
+
+async function decodeBatch(src: Source, requests: FrameRequest[]): Promise<{ results: FrameResult[]; stats: BatchStats }> {
+  const { table, reader } = src;
+  const byId = new Map(requests.map((r) => [r.id, r]));
+  const done = new Map<number, FrameResult>();
+  const stats: BatchStats = { chunksDecoded: 0, gops: 0, bytesRead: 0, rangeRequests: 0 };
+  const bytesBefore = reader.bytesRead;
+  const requestsBefore = reader.requests;
+  const isCancelled = (id: number) => cancelled.has(id) || done.has(id);
+  for (const r of requests) active.add(r.id);
+
+  const plans = planBatch(table, requests);
+  // Frames wanted, by timestamp; every other frame the decoder outputs is closed unseen.
+  const wanted = new Map<number, number[]>();
+  const slot = src.idle.pop() ?? newSlot(src.config);
+  slot.onFrame = (frame) => {
+    const ids = wanted.get(frame.timestamp);
+    if (!ids) return;
+    wanted.delete(frame.timestamp);
+    for (const id of ids) {
+      if (isCancelled(id)) continue;
+      const r = byId.get(id)!;
+      try {
+        done.set(id, { id, status: 'ok', bitmap: drawTile(frame, r.width, r.height) });
+      } catch (e) {
+        done.set(id, { id, status: 'error', message: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  };
+
+  const abort = new AbortController();
+  const prefetch = reader.prefetch(planRanges(table, plans), COALESCE_GAP, PARALLEL_FETCHES, abort.signal).catch(() => undefined);
+  let healthy = false;
+  try {
+    const live = (p: GopPlan) => p.targets.some((t) => !isCancelled(t.id));
+    for (const plan of plans) {
+      if (!live(plan)) continue;
+      stats.gops++;
+      for (const t of plan.targets) {
+        const ts = timestampUs(table, t.sample);
+        wanted.set(ts, [...(wanted.get(ts) ?? []), t.id]);
+      }
+      for (let i = plan.start; i <= plan.end; i++) {
+        // Every GOP starts at a sync sample, so the decoder can leave one half-way for the next.
+        if (!live(plan)) break;
+        const data = await reader.read(table.offset[i]!, table.offset[i]! + table.size[i]!);
+        while (slot.decoder.decodeQueueSize > MAX_DECODE_QUEUE && !slot.failure) await dequeued(slot.decoder);
+        if (slot.failure) throw slot.failure;
+        slot.decoder.decode(
+          new EncodedVideoChunk({
+            type: i === plan.start || table.isSync[i] ? 'key' : 'delta',
+            timestamp: timestampUs(table, i),
+            duration: Math.round((table.duration[i]! * 1e6) / table.timescale),
+            data,
+          }),
+        );
+        stats.chunksDecoded++;
+      }
+    }
+    // Flushing emits the frames still held for reordering; afterwards the decoder wants a key chunk, which every GOP starts with.
+    if (stats.chunksDecoded > 0) await slot.decoder.flush();
+    if (slot.failure) throw slot.failure;
+    healthy = true;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    for (const r of requests) if (!done.has(r.id) && !cancelled.has(r.id)) done.set(r.id, { id: r.id, status: 'error', message });
+  } finally {
+    abort.abort();
+    await prefetch;
+    if (healthy && src.idle.length < MAX_IDLE_DECODERS && source === src) {
+      slot.onFrame = (frame) => frame.close();
+      src.idle.push(slot);
+    } else closeSlot(slot);
+  }
+  stats.bytesRead = reader.bytesRead - bytesBefore;
+  stats.rangeRequests = reader.requests - requestsBefore;
+
+  const results = requests.map((r): FrameResult => {
+    const result = done.get(r.id);
+    const wasCancelled = cancelled.delete(r.id);
+    active.delete(r.id);
+    if (result?.status === 'ok' && wasCancelled) {
+      result.bitmap.close();
+      return { id: r.id, status: 'cancelled' };
+    }
+    if (result) return result;
+    if (wasCancelled) return { id: r.id, status: 'cancelled' };
+    return { id: r.id, status: 'error', message: 'The decoder produced no frame for this time' };
+  });
+  return { results, stats };
+}
+
+serveRpc<ThumbnailsProtocol>(self as unknown as RpcEndpoint, {
+  open: ({ url }) => openSource(url),
+  thumbnails: async ({ requests }) => {
+    if (!source) throw new Error('No media is open');
+    if (!source.info.decodable) throw new Error(`The codec ${source.info.codec} cannot be decoded here`);
+    const out = await decodeBatch(source, requests);
+    const bitmaps = out.results.flatMap((r) => (r.status === 'ok' ? [r.bitmap] : []));
+    return withTransfer(out, bitmaps);
+  },
+  cancel: ({ ids }) => {
+    const running = ids.filter((id) => active.has(id));
+    for (const id of running) cancelled.add(id);
+    return { cancelled: running.length };
+  },
+  close: () => {
+    closeSource();
+    return { closed: true };
+  },
+});

@@ -1,0 +1,250 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG_MOMENT } from '../../src/contract';
+import type { Browser } from '../e2e/harness';
+import { openPage, servePages, type PageServer } from './harness';
+import type { CreateOptions, GetRequest, GetResult, ThumbnailsDriver } from './pages/thumbnails/index';
+
+/**
+ * The thumbnail worker in real Chromium: frames decoded by WebCodecs from media read by byte ranges,
+ * checked against the frame number each frame of the generated media shows.
+ */
+
+const FPS = 25;
+const SECONDS = 20;
+const FRAMES = FPS * SECONDS;
+const GOP = 50;
+
+let dir: string;
+let server: PageServer;
+let browser: Browser;
+const media: Record<string, string> = {};
+
+/**
+ * 320x180 H.264 at 25 fps, a keyframe every 50 frames exactly, B-frames on (x264's default), and
+ * each frame's number drawn as 10 binary stripes over the top third (bit 0 left, white = 1) above a
+ * moving test pattern.
+ */
+function makeMedia(file: string, codecArgs: string[], movflags: string[] = []) {
+  const bits = Array.from(
+    { length: 10 },
+    (_, i) => `drawbox=x=${i * 32}:y=0:w=32:h=60:color=white:t=fill:enable='gte(mod(floor(n/${2 ** i}),2),1)'`,
+  );
+  execFileSync('/usr/bin/ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=320x180:r=${FPS}:d=${SECONDS}`],
+    ...['-vf', ['drawbox=x=0:y=0:w=320:h=60:color=black:t=fill', ...bits].join(',')],
+    ...codecArgs,
+    ...['-pix_fmt', 'yuv420p', ...movflags, file],
+  ]);
+}
+
+const X264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-g', String(GOP), '-keyint_min', String(GOP), '-sc_threshold', '0'];
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-thumbs-'));
+  const moovAtEnd = path.join(dir, 'moov-at-end.mp4');
+  const faststart = path.join(dir, 'faststart.mp4');
+  const mpeg4 = path.join(dir, 'mpeg4.mp4');
+  const webp = path.join(dir, 'server.webp');
+  makeMedia(moovAtEnd, X264);
+  makeMedia(faststart, X264, ['-movflags', '+faststart']);
+  makeMedia(mpeg4, ['-c:v', 'mpeg4', '-q:v', '5']);
+  // The server's fallback picture: plain magenta, 280 wide like the real one.
+  execFileSync('/usr/bin/ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=magenta:s=280x158', '-frames:v', '1', webp]);
+  Object.assign(media, {
+    '/media/moov-at-end.mp4': moovAtEnd,
+    '/media/faststart.mp4': faststart,
+    '/media/ranges.mp4': moovAtEnd,
+    '/media/abort.mp4': moovAtEnd,
+    '/media/destroy.mp4': moovAtEnd,
+    '/media/mpeg4.mp4': mpeg4,
+    '/library/l1/media/m1/media/thumbnail.webp': webp,
+  });
+  server = await servePages(media);
+  browser = await openPage(server, 'thumbnails/index.html');
+  await browser.page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+});
+
+afterAll(async () => {
+  const { offHost, pageErrors } = browser ?? { offHost: [], pageErrors: [] };
+  await browser?.close();
+  await server?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
+  // Chromium logs the two server thumbnails that fail on purpose (404); nothing else may go wrong.
+  const notFound = 'console: Failed to load resource: the server responded with a status of 404 (Not Found)';
+  expect(pageErrors.filter((e) => e === notFound)).toHaveLength(2);
+  expect(
+    pageErrors.filter((e) => e !== notFound),
+    'errors in the page',
+  ).toEqual([]);
+});
+
+/** Runs `fn(window.thumbs, arg)` in the page (the function travels as source, the argument as JSON). */
+const drive = <T>(fn: (thumbs: ThumbnailsDriver, arg: never) => T | Promise<T>, arg?: unknown): Promise<T> =>
+  browser.page.evaluate(`(${fn.toString()})(window.thumbs, ${JSON.stringify(arg ?? null)})`) as Promise<T>;
+
+const create = (o: Partial<CreateOptions> & { sourceUrl: string | null }) =>
+  drive((t, o: CreateOptions) => t.create(o), {
+    thumbnailPath: '/library/l1/media/m1/media/thumbnail.webp',
+    duration: SECONDS,
+    frameRate: FPS,
+    ...o,
+  });
+const getMany = (id: number, requests: GetRequest[]) => drive((t, a: [number, GetRequest[]]) => t.getMany(a[0], a[1]), [id, requests]);
+const stats = (id: number) => drive((t, a: number) => t.stats(a), id);
+
+/** Frame k shown from k/25 s; asking in the middle of its interval. */
+const mid = (k: number) => (k + 0.5) / FPS;
+const TILE = { width: 160, height: 90 }; // 16:9 like the media: cover crops nothing and all 10 stripes show
+const frames = (results: GetResult[]) => results.map((r) => (r.ok ? r.frame : `${r.name}: ${r.message}`));
+
+describe.each(['/media/moov-at-end.mp4', '/media/faststart.mp4'])('thumbnails of %s', (url) => {
+  let id: number;
+  beforeAll(async () => {
+    id = await create({ sourceUrl: url });
+  });
+
+  it('exact precision returns exactly the frame shown at each time, keyframes or not, in one batch', async () => {
+    const wanted = [0, 1, 7, 49, 50, 51, 99, 137, 251, 333, 498, 499];
+    const results = await getMany(
+      id,
+      wanted.map((k) => ({ time: mid(k), precision: 'exact', ...TILE })),
+    );
+    expect(frames(results)).toEqual(wanted);
+    expect(results.every((r) => r.ok && r.width === 160 && r.height === 90)).toBe(true);
+    const s = await stats(id);
+    expect(s.mode).toBe('worker');
+    expect(s.source).toMatchObject({
+      codec: expect.stringMatching(/^avc1\./),
+      width: 320,
+      height: 180,
+      sampleCount: FRAMES,
+      syncSampleCount: FRAMES / GOP,
+    });
+    expect(s.source!.frameRate).toBeCloseTo(FPS, 5);
+    // Each GOP is decoded once, from its keyframe up to the last frame wanted in it (in decode
+    // order, so a B-frame may pull in the P-frame after it): not 12 GOP decodes, not whole GOPs.
+    const lastWanted = new Map<number, number>();
+    for (const k of wanted) lastWanted.set(Math.floor(k / GOP) * GOP, k);
+    const needed = [...lastWanted].reduce((n, [start, last]) => n + last - start + 1, 0);
+    expect(s.chunksDecoded).toBeGreaterThanOrEqual(needed);
+    expect(s.chunksDecoded).toBeLessThanOrEqual(needed + 3 * lastWanted.size);
+  });
+
+  it('exact precision at a frame boundary and in separate ticks', async () => {
+    const a = await getMany(id, [{ time: 2, precision: 'exact', ...TILE }]); // 2.000 s is frame 50 exactly
+    const b = await getMany(id, [{ time: 3.04, precision: 'exact', ...TILE }]); // frame 76
+    const c = await getMany(id, [{ time: mid(24), precision: 'exact', ...TILE }]);
+    expect(frames([...a, ...b, ...c])).toEqual([50, 76, 24]);
+  });
+
+  it('keyframe precision returns the sync frame at or before the time, decoding one chunk each', async () => {
+    const before = await stats(id);
+    const asked = [10, 49, 101, 149, 260, 420, 451];
+    const results = await getMany(
+      id,
+      asked.map((k) => ({ time: mid(k), precision: 'keyframe', ...TILE })),
+    );
+    expect(frames(results)).toEqual(asked.map((k) => Math.floor(k / GOP) * GOP));
+    const after = await stats(id);
+    // Requests sharing a keyframe share its decode.
+    expect(after.chunksDecoded - before.chunksDecoded).toBe(new Set(asked.map((k) => Math.floor(k / GOP))).size);
+  });
+
+  it('hands out the cached bitmap for a repeated request', async () => {
+    const before = await stats(id);
+    const [again] = await getMany(id, [{ time: mid(137), precision: 'exact', ...TILE }]);
+    expect(again).toMatchObject({ ok: true, frame: 137 });
+    const after = await stats(id);
+    expect(after.cacheHits - before.cacheHits).toBe(1);
+    expect(after.workerRequests).toBe(before.workerRequests);
+  });
+});
+
+describe('reading the media', () => {
+  it('reads only byte ranges, and a few keyframe thumbnails read a small part of the file', async () => {
+    const id = await create({ sourceUrl: '/media/ranges.mp4' });
+    const results = await getMany(
+      id,
+      [mid(10), mid(260), mid(460)].map((time) => ({ time, precision: 'keyframe' as const, width: 140, height: 90 })),
+    );
+    expect(results.every((r) => r.ok)).toBe(true);
+    const size = fs.statSync(media['/media/ranges.mp4']!).size;
+    const reads = server.requests.filter((r) => r.path === '/media/ranges.mp4');
+    expect(reads.length).toBeGreaterThan(2);
+    expect(reads.filter((r) => !r.range)).toEqual([]);
+    const bytes = reads.reduce((n, r) => n + r.bytes, 0);
+    expect(bytes).toBeLessThan(size / 5);
+    const s = await stats(id);
+    expect(s.bytesRead).toBe(bytes);
+    // No request anywhere in this file answered a whole media file.
+    expect(server.requests.filter((r) => r.path.startsWith('/media/') && !r.range)).toEqual([]);
+  });
+});
+
+describe('falling back to server thumbnails', () => {
+  it('an MPEG-4 Part 2 source is not decodable: the picture comes from the server thumbnail URL', async () => {
+    const id = await create({ sourceUrl: '/media/mpeg4.mp4' });
+    const [r] = await getMany(id, [{ time: 7.3, precision: 'exact', width: 140, height: 90 }]);
+    expect(r).toMatchObject({ ok: true, width: 140, height: 90 });
+    if (!r!.ok) return;
+    const [red, green, blue] = r!.rgb;
+    expect(red).toBeGreaterThan(200);
+    expect(green).toBeLessThan(60);
+    expect(blue).toBeGreaterThan(200);
+    const fallbacks = await drive((t, a: number) => t.fallbacks(a), id);
+    expect(fallbacks).toEqual([expect.stringContaining('mp4v')]);
+    const urls = await drive((t) => t.fetchedUrls());
+    expect(urls).toContain('/library/l1/media/m1/media/thumbnail.webp?token=preview-token&t=7.300');
+    expect((await stats(id)).mode).toBe('server');
+  });
+
+  it("fails with 'Failed to generate thumbnail' when the server thumbnail fails too", async () => {
+    const undecodable = await create({ sourceUrl: '/media/mpeg4.mp4', thumbnailPath: '/library/l1/media/gone/media/thumbnail.webp' });
+    const noSource = await create({ sourceUrl: null, thumbnailPath: '/library/l1/media/gone/media/thumbnail.webp' });
+    const [a] = await getMany(undecodable, [{ time: 1, precision: 'keyframe', width: 140, height: 90 }]);
+    const [b] = await getMany(noSource, [{ time: 1, precision: 'keyframe', width: 140, height: 90 }]);
+    for (const r of [a, b]) expect(r).toMatchObject({ ok: false, name: 'ThumbnailError', message: MSG_MOMENT.thumbnailFailed });
+    expect(await drive((t, a: number) => t.fallbacks(a), noSource)).toHaveLength(1);
+  });
+});
+
+describe('aborting and destroying', () => {
+  it('a request aborted before its batch starts is never decoded', async () => {
+    const id = await create({ sourceUrl: '/media/abort.mp4' });
+    const results = await getMany(id, [
+      { time: mid(499), precision: 'exact', abort: true, ...TILE }, // would cost a 50-frame GOP
+      { time: mid(300), precision: 'keyframe', ...TILE },
+    ]);
+    expect(results[0]).toMatchObject({ ok: false, name: 'AbortError' });
+    expect(results[1]).toMatchObject({ ok: true, frame: 300 });
+    const s = await stats(id);
+    expect(s.workerRequests).toBe(1);
+    expect(s.chunksDecoded).toBe(1);
+  });
+
+  it('destroy terminates the worker, closes the cached bitmaps and aborts pending requests', async () => {
+    const workersBefore = await drive((t) => t.liveWorkers());
+    const id = await create({ sourceUrl: '/media/destroy.mp4' });
+    const results = await getMany(
+      id,
+      [mid(3), mid(130), mid(260)].map((time) => ({ time, precision: 'keyframe' as const, ...TILE })),
+    );
+    expect(frames(results)).toEqual([0, 100, 250]);
+    expect(await drive((t) => t.liveWorkers())).toBe(workersBefore + 1);
+    const after = await drive((t, a: number) => t.destroy(a), id);
+    expect(after).toEqual({ liveWorkers: workersBefore, handedOut: 3, closed: 3 });
+
+    const other = await create({ sourceUrl: '/media/destroy.mp4' });
+    const pending = await drive(
+      (t, a: [number, GetRequest]) => t.getThenDestroy(a[0], a[1]),
+      [other, { time: 1, precision: 'keyframe', ...TILE }],
+    );
+    expect(pending).toMatchObject({ ok: false, name: 'AbortError' });
+    expect(await drive((t) => t.liveWorkers())).toBe(workersBefore);
+  });
+});
