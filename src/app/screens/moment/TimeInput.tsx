@@ -66,7 +66,7 @@ export function TimeInput({
   return (
     <input
       ref={input}
-      className={['time-input', rejected && 'time-input--rejected', className].filter(Boolean).join(' ')}
+      className={['time-input', precise && 'time-input--precise', rejected && 'time-input--rejected', className].filter(Boolean).join(' ')}
       type="text"
       inputMode="decimal"
       spellCheck={false}
@@ -75,7 +75,6 @@ export function TimeInput({
       aria-invalid={rejected || undefined}
       disabled={disabled}
       value={draft ?? shown}
-      size={precise ? 11 : 8}
       onFocus={(e) => {
         settled.current = false;
         setDraft(shown);
