@@ -23,6 +23,8 @@ export interface IndexModels {
         missing: string[];
       }>
     >;
+    /** Only the image embedding of one encoded image (a search query); empty when unreadable. */
+    embed(image: Buffer): Promise<Float32Array>;
   } | null;
   speech: {
     transcribe(

@@ -162,9 +162,9 @@ export class SearchService {
     const bytes = Buffer.from(m[2]!, 'base64');
     if (bytes.length > 15 * 1024 * 1024) throw badRequest('The image is larger than 15 MB.');
     if (!this.d.models.visual) throw new AppError('not_configured', `Image search is unavailable: ${this.d.models.missing.join('; ')}`);
-    const [f] = await this.d.models.visual.analyze([bytes]);
-    if (!f || !f.embedding.length) throw badRequest('The image could not be read.');
-    return f.embedding;
+    const embedding = await this.d.models.visual.embed(bytes);
+    if (!embedding.length) throw badRequest('The image could not be read.');
+    return embedding;
   }
 
   /** Adjacent matching keyframes of a media become one moment spanning them. */

@@ -146,6 +146,13 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
     return out;
   }
 
+  async embed(image: Buffer): Promise<Float32Array> {
+    if (!this.m.mobilenet) return new Float32Array(0);
+    const img = await decodeRgb(image, DECODE_MAX).catch(() => null);
+    if (!img) return new Float32Array(0);
+    return (await this.m.mobilenet.classify([img]))[0]?.embedding ?? new Float32Array(0);
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.m.yolox?.close(), this.m.mobilenet?.close(), this.m.faces?.close(), this.m.ocr?.close(), this.m.clip?.close()]);
   }

@@ -21,6 +21,12 @@ export interface PocketsphinxOptions {
   pauseSeconds?: number;
   /** ...or once a segment has this many words (default 12). */
   maxWords?: number;
+  /**
+   * Search effort (default 'fast'): 'fast' evaluates every other frame and the 2 best Gaussians
+   * (-ds 2 -topn 2), measured 2.4x quicker on narrated video (32 s -> 13 s for a minute of audio
+   * under load) with the same words on most lines; 'accurate' is pocketsphinx's default search.
+   */
+  effort?: 'fast' | 'accurate';
   /** Acoustic model folder with en-us/, en-us.lm.bin and cmudict-en-us.dict (default: Debian's). */
   modelDir?: string;
 }
@@ -87,10 +93,11 @@ export class PocketsphinxSpeech implements SpeechToText {
           path.join(this.opts.modelDir, 'cmudict-en-us.dict'),
         ]
       : [];
+    const effort = (this.opts.effort ?? 'fast') === 'fast' ? ['-ds', '2', '-topn', '2'] : [];
     const args =
       this.cli.kind === 'continuous'
-        ? ['-infile', file, '-time', 'yes', '-logfn', '/dev/null', ...model]
-        : [...model, '-loglevel', 'FATAL', 'live', file];
+        ? ['-infile', file, '-time', 'yes', '-logfn', '/dev/null', ...effort, ...model]
+        : [...model, ...effort, '-loglevel', 'FATAL', 'live', file];
     return new Promise((resolve, reject) => {
       const child = spawn(this.cli.bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';

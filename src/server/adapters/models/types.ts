@@ -37,6 +37,8 @@ export interface VisualAnalyzer {
   readonly capabilities: string[];
   /** Features for each encoded (JPEG/PNG/WebP) image, in the same order. */
   analyze(images: Buffer[]): Promise<VisualFeatures[]>;
+  /** Only the image embedding of one encoded image (a search query): empty when it cannot be computed. */
+  embed(image: Buffer): Promise<Float32Array>;
   /** Releases model sessions and OCR workers. */
   close(): Promise<void>;
 }

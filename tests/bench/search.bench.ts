@@ -1,0 +1,263 @@
+// Search latency end to end over HTTP, on an index the size of 100 hours of video: 50 two-hour
+// media, 180,000 keyframes (one every 2 s) and 90,000 transcript segments, seeded synthetically into
+// the embedded database. Keyframes come in 5,000 shots of 36; each shot has its own labels (COCO
+// objects, ImageNet classes and colours, expanded through the real WordNet as ingest does), its own
+// image embedding (1280-d, non-negative like pooled CNN features) with per-keyframe noise, and
+// sometimes on-screen words. Transcript lines are ten random words of a 600-word vocabulary.
+// The seeded data directory is kept in tests/bench/out/search-100h (delete it to seed afresh).
+// Queries go through the public API exactly as the app sends them: text, image (real photos through
+// the real classifier), moment (clipId), transcript and unified.
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { API, momentId, type SearchResults } from '../../src/contract';
+import { createWordNet } from '../../src/server/adapters/models/index';
+import { readImagenetLabels } from '../../src/server/adapters/models/mobilenet';
+import { EMBEDDING_DIMS, projectEmbedding } from '../../src/server/repositories/embeddingProjection';
+import { startServer } from '../../src/server/main';
+import { MODELS_DIR } from '../fixtures/modelsDir';
+import { client } from '../integration/support/harness';
+import { waitForStatus } from '../integration/support/upload';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const DATA_DIR = path.join(REPO, 'tests/bench/out/search-100h');
+const MARK = path.join(DATA_DIR, 'bench-seed.json');
+const MEDIA = 50;
+const MEDIA_SECONDS = 7200;
+const KEYFRAME_EVERY = 2;
+const SHOT_KEYFRAMES = 36;
+const SEGMENT_SECONDS = 4;
+const COLOURS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'brown', 'black', 'white', 'grey'];
+const WORDS = (
+  'time year people way day man thing woman life child world school state family student group country problem hand part place case ' +
+  'week company system program question work government number night point home water room mother area money story fact month lot ' +
+  'right study book eye job word business issue side kind head house service friend father power hour game line end member law car ' +
+  'city community name president team minute idea kid body information back parent face others level office door health person art ' +
+  'war history party result change morning reason research girl guy moment air teacher force education foot boy age policy music ' +
+  'market sense nation plan college interest death experience effect use class control care field development role effort rate heart ' +
+  'drug show leader light voice wife police mind price report decision son view relationship town road arm difference value building ' +
+  'action model season society tax director position player record paper space ground form event official matter center couple site ' +
+  'project activity star table need court oil situation cost industry figure street image phone data picture practice piece land ' +
+  'product doctor wall patient worker news test movie north love support technology step baby computer type attention film tree source ' +
+  'organization hair window evidence population site training truth beach river mountain forest ocean sunset sky cloud rain snow ' +
+  'bridge garden kitchen dinner breakfast lunch coffee dog cat horse bird fish boat train plane bicycle ball kite camera guitar piano ' +
+  'song dance party wedding birthday holiday summer winter spring autumn island lake desert village farm market restaurant hotel ' +
+  'airport station museum church castle tower stadium park zoo school hospital library theater concert festival parade fireworks ' +
+  'journey adventure travel vacation weekend evening afternoon midnight sunrise moonlight shadow color red green blue yellow orange ' +
+  'purple black white golden silver happy sad quiet loud fast slow beautiful strange wonderful amazing terrible simple quick heavy ' +
+  'walk run jump swim fly drive ride climb cook eat drink sing play read write paint build open close start stop watch listen ' +
+  'laugh smile cry talk call help find lose win catch throw carry hold push pull turn follow lead meet leave arrive return'
+).split(' ');
+
+const pct = (xs: number[], p: number) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const rand = (() => {
+  let a = 20261122;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})();
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+const vec = (v: Float32Array) => `[${Array.from(v, (x) => x.toFixed(4)).join(',')}]`;
+
+const email = 'search-bench@example.com';
+const password = 'bench-password';
+const fresh = !fs.existsSync(MARK);
+if (fresh) fs.rmSync(DATA_DIR, { recursive: true, force: true });
+fs.mkdirSync(DATA_DIR, { recursive: true });
+const server = await startServer({ PORT: '0', DATA_DIR, LOG_LEVEL: 'silent', WEB_DIR: path.join(DATA_DIR, 'none'), MODELS_DIR });
+const api = client(server.url);
+const db = server.database.db;
+
+let token: string;
+let libraryId: string;
+if (fresh) {
+  const t0 = performance.now();
+  token = (await api('POST', API.register, { body: { email, password } })).body.token!;
+  await db.updateTable('users').set({ is_verified: true }).execute();
+  const demo = (
+    await api<Array<{ _id: string; isDemo: boolean; latestMediaIds: string[] }>>('GET', API.libraries, { token })
+  ).body.data!.find((l) => l.isDemo)!;
+  for (const id of demo.latestMediaIds) await waitForStatus({ api } as never, token, demo._id, id, ['completed', 'errored'], 300_000);
+  const lib = (
+    await api<{ _id: string; rootFolderId: string }>('POST', API.libraries, { token, body: { name: '100 hours', settings: { v1: {} } } })
+  ).body.data!;
+  libraryId = lib._id;
+  const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+
+  // Shots: labels as the visual stage stores them, terms expanded as ingest expands them.
+  const coco = fs
+    .readFileSync(path.join(MODELS_DIR, 'coco80_labels.txt'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const imagenet = readImagenetLabels(MODELS_DIR).map((l) => l.label);
+  const wordnet = createWordNet(MODELS_DIR);
+  await sql`create table bench_shots (i int primary key, objects jsonb, classes jsonb, colours jsonb, ocr text, terms text, e vector(1280), r vector(256))`.execute(
+    db,
+  );
+  const SHOTS = (MEDIA * MEDIA_SECONDS) / KEYFRAME_EVERY / SHOT_KEYFRAMES;
+  for (let i0 = 0; i0 < SHOTS; i0 += 100) {
+    const rows = [];
+    for (let i = i0; i < Math.min(SHOTS, i0 + 100); i++) {
+      const objects = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => ({
+        label: pick(coco),
+        score: 0.4 + rand() * 0.6,
+        box: [rand() * 0.5, rand() * 0.5, 0.5 + rand() * 0.5, 0.5 + rand() * 0.5],
+      }));
+      const classes = Array.from({ length: 2 }, () => ({ label: pick(imagenet), wnid: '', score: 0.2 + rand() * 0.7 }));
+      const colours = Array.from({ length: 2 }, () => ({ name: pick(COLOURS), fraction: 0.1 + rand() * 0.5 }));
+      const ocr = rand() < 0.1 ? Array.from({ length: 3 }, () => pick(WORDS)).join(' ') : '';
+      const labels = [...objects.map((o) => o.label), ...classes.map((c) => c.label), ...colours.map((c) => c.name)];
+      const terms = [
+        ...new Set(
+          [...labels.flatMap((l) => wordnet.expandLabel(l)), ...ocr.split(' ')]
+            .flatMap((t) => t.toLowerCase().split(/[^a-z0-9]+/))
+            .filter(Boolean),
+        ),
+      ].join(' ');
+      const e = Float32Array.from({ length: EMBEDDING_DIMS }, () => Math.max(0, (rand() + rand() + rand() - 1.5) * 2));
+      rows.push({
+        i,
+        objects: JSON.stringify(objects),
+        classes: JSON.stringify(classes),
+        colours: JSON.stringify(colours),
+        ocr,
+        terms,
+        e: vec(e),
+        r: vec(projectEmbedding(e)),
+      });
+    }
+    await db
+      .insertInto('bench_shots' as never)
+      .values(rows as never)
+      .execute();
+  }
+  console.log(`seeded ${SHOTS} shot templates in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  const perMedia = MEDIA_SECONDS / KEYFRAME_EVERY;
+  for (let m = 0; m < MEDIA; m++) {
+    const t1 = performance.now();
+    const media = await db
+      .insertInto('media')
+      .values({
+        user_id: user.id,
+        library_id: libraryId,
+        folder_id: lib.rootFolderId,
+        unique_id: `bench-${m}`,
+        status: 'completed',
+        progress: 1,
+        kind: 'video',
+        name: `Recording ${String(m + 1).padStart(2, '0')}`,
+        filename: `recording-${m + 1}.mp4`,
+        blob_key: `bench/none-${m}`,
+        size_bytes: 4_000_000_000,
+        duration: MEDIA_SECONDS,
+        width: 1280,
+        height: 720,
+        frame_count: MEDIA_SECONDS * 30,
+        probe: JSON.stringify({ kind: 'video', formatName: 'mov,mp4,m4a,3gp,3g2,mj2', frameRate: 30, duration: MEDIA_SECONDS }),
+        origin: JSON.stringify({ source: 'user' }),
+        has_preview: false,
+      } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Each keyframe: its shot's labels, its shot's embedding plus noise (full and projected alike).
+    await sql`insert into keyframes (media_id, library_id, t, shot_idx, objects, classes, colours, ocr, terms, embedding, embedding_r)
+      select ${media.id}, ${libraryId}, g * ${KEYFRAME_EVERY}, g / ${SHOT_KEYFRAMES}, s.objects, s.classes, s.colours, s.ocr,
+        to_tsvector('simple', s.terms),
+        (select array_agg(greatest(0, x + (random() * 0.2 - 0.1))::real) from unnest(s.e::real[]) x)::vector,
+        (select array_agg((x + (random() * 7 - 3.5))::real) from unnest(s.r::real[]) x)::vector
+      from generate_series(0, ${perMedia - 1}) g
+      join bench_shots s on s.i = ${m * (perMedia / SHOT_KEYFRAMES)} + g / ${SHOT_KEYFRAMES}`.execute(db);
+    await sql`insert into transcript_segments (media_id, library_id, start, "end", text)
+      select ${media.id}, ${libraryId}, g * ${SEGMENT_SECONDS}, g * ${SEGMENT_SECONDS} + ${SEGMENT_SECONDS - 0.5}::float8,
+        array_to_string(array(select (${WORDS}::text[])[1 + floor(random() * ${WORDS.length})::int] from generate_series(1, 10) where g >= 0), ' ')
+      from generate_series(0, ${MEDIA_SECONDS / SEGMENT_SECONDS - 1}) g`.execute(db);
+    process.stdout.write(`media ${m + 1}/${MEDIA} seeded in ${((performance.now() - t1) / 1000).toFixed(1)} s\r`);
+  }
+  await sql`drop table bench_shots`.execute(db);
+  await sql`analyze`.execute(db);
+  fs.writeFileSync(MARK, JSON.stringify({ libraryId }));
+  console.log(`\nseeded 100 h (${MEDIA * perMedia} keyframes) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+} else {
+  libraryId = (JSON.parse(fs.readFileSync(MARK, 'utf8')) as { libraryId: string }).libraryId;
+  token = (await api('POST', API.login, { body: { email, password } })).body.token!;
+}
+
+const counts = await sql<{ k: number; s: number }>`select (select count(*) from keyframes where library_id = ${libraryId})::int k,
+  (select count(*) from transcript_segments where library_id = ${libraryId})::int s`.execute(db);
+console.log(`index: ${counts.rows[0]!.k} keyframes, ${counts.rows[0]!.s} transcript segments`);
+
+async function search(kind: 'visual' | 'transcript' | 'unified', body: object) {
+  const path =
+    kind === 'visual'
+      ? API.searchVisual(libraryId)
+      : kind === 'transcript'
+        ? API.searchTranscript(libraryId)
+        : API.searchUnified(libraryId);
+  const r = await api<SearchResults>('POST', path, { token, body });
+  if (r.status !== 200) throw new Error(`${kind} ${JSON.stringify(body).slice(0, 80)} answered ${r.status}: ${r.body.error?.message}`);
+  return r.body.data!;
+}
+
+const photo = (name: string) => `data:image/jpeg;base64,${fs.readFileSync(`/usr/share/darknet/data/${name}.jpg`).toString('base64')}`;
+const texts = [
+  'dog',
+  'animal',
+  'red car',
+  'person with an umbrella',
+  'bird',
+  'vehicle',
+  'cat on a sofa',
+  'green',
+  'boat',
+  'horses',
+  'food',
+  'kite in the sky',
+];
+const phrases = [
+  'beach at sunset',
+  'coffee',
+  'the river and the mountain',
+  'birthday party',
+  'train station',
+  'happy dog',
+  'music',
+  'walk home',
+];
+const images = ['dog', 'horses', 'eagle', 'giraffe', 'person', 'kite'].map(photo);
+const seed = await search('visual', { text: 'dog' });
+const clipIds = seed.results.slice(0, 8).map((m) => momentId(m.mediaId, m.startTime, m.endTime));
+if (!clipIds.length) throw new Error('"dog" found nothing: the seeded index is not searchable');
+
+const cases: Array<{ name: string; run: (i: number) => Promise<SearchResults> }> = [
+  { name: 'visual  text', run: (i) => search('visual', { text: texts[i % texts.length] }) },
+  { name: 'visual  image', run: (i) => search('visual', { image: images[i % images.length] }) },
+  { name: 'visual  moment', run: (i) => search('visual', { clipId: clipIds[i % clipIds.length] }) },
+  { name: 'transcript', run: (i) => search('transcript', { text: phrases[i % phrases.length] }) },
+  { name: 'unified text', run: (i) => search('unified', { text: texts[i % texts.length] }) },
+];
+const N = Number(process.env.BENCH_QUERIES ?? 60);
+console.log(`\n${N} requests each, one at a time, limit 100 (the app's default), after 6 warm-ups\n`);
+console.log('query            p50 ms   p95 ms   max ms   mean results');
+for (const c of cases) {
+  for (let i = 0; i < 6; i++) await c.run(i);
+  const times: number[] = [];
+  let results = 0;
+  for (let i = 0; i < N; i++) {
+    const s = performance.now();
+    const r = await c.run(i);
+    times.push(performance.now() - s);
+    results += r.results.length;
+  }
+  console.log(
+    `${c.name.padEnd(15)} ${pct(times, 50).toFixed(1).padStart(7)} ${pct(times, 95).toFixed(1).padStart(8)} ${Math.max(...times)
+      .toFixed(1)
+      .padStart(8)}   ${(results / N).toFixed(0).padStart(6)}`,
+  );
+}
+console.log('\ntarget: p95 <= 100 ms for every kind');
+await server.close();
