@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Configuration, parsed and validated once at boot. A bad value stops the start naming the variable. */
@@ -33,6 +34,8 @@ export interface Config {
   allowedRedirectHosts: string[];
   /** Folder of the indexer's model files (see ../shared/models/README.md). */
   modelsDir: string;
+  /** Where missing model files are fetched from on start (a mirror of the models folder); null: never fetch. */
+  modelsUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -104,7 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),
-    modelsDir: path.resolve(env.MODELS_DIR || path.join(import.meta.dirname, '../../../shared/models')),
+    modelsDir: defaultModelsDir(env),
+    modelsUrl: env.MODELS_URL ? url('MODELS_URL', env.MODELS_URL, ['http:', 'https:']) : null,
     blobStore,
     s3: {
       endpoint: s3Endpoint,
@@ -128,4 +132,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDir: path.resolve(env.WEB_DIR || 'dist'),
     trustProxy: trust === 'true',
   };
+}
+
+/**
+ * MODELS_DIR, else the project's sibling `shared/models` folder where it exists (development and
+ * CI), else `models` inside DATA_DIR, where MODELS_URL fetches put them.
+ */
+function defaultModelsDir(env: Record<string, string | undefined>) {
+  if (env.MODELS_DIR) return path.resolve(env.MODELS_DIR);
+  const shared = path.join(import.meta.dirname, '../../../shared/models');
+  return fs.existsSync(shared) ? shared : path.resolve(env.DATA_DIR || './data', 'models');
 }

@@ -135,7 +135,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     });
     const quota: StorageQuota = billing;
     const indexRepo = new IndexRepository(database.db);
-    const models = await loadIndexModels(config.modelsDir, log);
+    const models = await loadIndexModels(config.modelsDir, log, config.modelsUrl);
     cleanup.push(() => models.close());
     const search = new SearchService({
       search: new SearchRepository(database.db),
