@@ -1,0 +1,610 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from '../e2e/harness';
+import { openPage, servePages, type PageServer } from './harness';
+import type { SyntheticThumbnails } from '../../src/engine/testing/SyntheticThumbnails';
+import type { TestTimeline } from '../../src/engine/testing/TestTimeline';
+import type { MomentRange, TimelineMedia } from '../../src/engine/TimelineEngine';
+
+// The timeline engine in real Chromium (WebGL through SwiftShader), driven through TestTimeline on
+// tests/browser/pages/engine/index.html.
+const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
+
+let server: PageServer;
+let browser: Browser;
+let page: Page;
+
+/** The serialisable part of TestTimelineOptions. */
+interface Options {
+  width?: number;
+  media?: Partial<TimelineMedia>;
+  range?: MomentRange | null;
+}
+
+declare global {
+  interface Window {
+    t?: TestTimeline;
+    thumbs?: SyntheticThumbnails;
+  }
+}
+
+beforeAll(async () => {
+  server = await servePages();
+  browser = await openPage(server, 'engine/index.html');
+  page = browser.page;
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+});
+
+afterEach(async () => {
+  await page.evaluate(async () => {
+    if (window.t && !window.t.engine.destroyed) await window.t.destroy();
+    window.t = undefined;
+    window.thumbs?.destroy();
+    window.thumbs = undefined;
+  });
+  expect(browser.pageErrors).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Creates a TestTimeline on the page as window.t; `thumbs` adds window.thumbs (SyntheticThumbnails). */
+async function timeline(options: Options = {}, thumbs?: { latencyMs?: number; failWith?: string }) {
+  await page.evaluate(
+    async ({ o, th }) => {
+      if (th) window.thumbs = new window.engineTest.SyntheticThumbnails(th);
+      window.t = await window.engineTest.TestTimeline.create({ ...o, thumbnails: window.thumbs ?? null });
+    },
+    { o: options, th: thumbs },
+  );
+}
+
+const state = () => page.evaluate(() => window.t!.state);
+const key = (k: string, shift = false) => page.evaluate(({ k, shift }) => window.t!.key(k, { shift }), { k, shift });
+
+describe('zoom and pan', () => {
+  it('zoom stays within 100..10000 % whatever the wheel or the API asks', async () => {
+    await timeline({ width: 1000, media: { duration: 600 } });
+    const z = await page.evaluate(() => {
+      const t = window.t!;
+      const x = t.clientX(500);
+      for (let i = 0; i < 50; i++) t.wheel(400, x);
+      const low = t.state.zoom;
+      for (let i = 0; i < 80; i++) t.wheel(-400, x, { ctrlKey: true });
+      const high = t.state.zoom;
+      t.engine.setZoom(1e9);
+      const api = t.state.zoom;
+      t.engine.setZoom(-5);
+      return { low, high, api, apiLow: t.state.zoom };
+    });
+    expect(z).toEqual({ low: 100, high: 10_000, api: 10_000, apiLow: 100 });
+  });
+
+  it('keeps the time under the pointer in place while zooming in and out', async () => {
+    await timeline({ width: 1000, media: { duration: 7200 } });
+    const drift = await page.evaluate(() => {
+      const t = window.t!;
+      const x = t.clientX(630);
+      const anchor = t.timeAtClientX(x);
+      let worst = 0;
+      for (const dy of [...Array<number>(15).fill(-120), ...Array<number>(10).fill(90)]) {
+        t.wheel(dy, x);
+        worst = Math.max(worst, Math.abs(t.clientXAt(anchor) - x));
+      }
+      return { worst, zoom: t.state.zoom };
+    });
+    expect(drift.zoom).toBeGreaterThan(500); // e^(15 * 0.24 - 10 * 0.18) = 6x
+    expect(drift.worst).toBeLessThan(1);
+  });
+
+  it('pans only within the media', async () => {
+    await timeline({ width: 1000, media: { duration: 100 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      t.engine.panBy(500);
+      const atFull = t.state.viewStart; // 100 %: nothing to pan
+      t.engine.setZoom(1000, t.clientX(0));
+      t.wheel(0, 0, { deltaX: 300 }); // horizontal wheel pans 300 px = 3 s at 100 px/s
+      const afterWheel = t.state.viewStart;
+      t.engine.panBy(-1e6);
+      const left = t.state.viewStart;
+      t.wheel(1e6, 0, { shiftKey: true });
+      const right = t.state.viewStart;
+      return { atFull, afterWheel, left, right };
+    });
+    expect(r.atFull).toBe(0);
+    expect(r.afterWheel).toBeCloseTo(3, 9);
+    expect(r.left).toBe(0);
+    expect(r.right).toBeCloseTo(90, 9); // 100 s media, 10 s visible
+  });
+});
+
+describe('moment range handles', () => {
+  it('keep 36 px at low zoom, where 36 px is longer than 0.1 s', async () => {
+    // 10 s over 1000 px at 100 %: 100 px/s, so 36 px = 0.36 s -> 11 frames at 30 fps.
+    await timeline({ width: 1000, media: { duration: 10 }, range: { start: 2, end: 6 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      t.drag('start', t.clientXAt(9));
+      const start = { ...t.state.range! };
+      t.drag('start', t.clientXAt(2));
+      t.drag('end', t.clientXAt(0));
+      return { start, end: { ...t.state.range! }, commits: t.commits.length };
+    });
+    expect(r.start.start).toBeCloseTo(6 - 11 / 30, 9);
+    expect(r.start.end).toBe(6);
+    expect(r.end.end - r.end.start).toBeCloseTo(11 / 30, 9);
+    expect(r.end.start).toBeCloseTo(2, 9);
+    expect(r.commits).toBe(3);
+  });
+
+  it('keep 0.1 s at high zoom, where 0.1 s is longer than 36 px', async () => {
+    // 10 s at 10 000 %: 0.1 s across 1000 px, so 36 px = 3.6 ms and 0.1 s (3 frames) wins.
+    await timeline({ width: 1000, media: { duration: 10 }, range: { start: 164 / 30, end: 5.5 } });
+    const r = await page.evaluate(async () => {
+      const t = window.t!;
+      t.engine.seek(5.5);
+      t.engine.setZoom(10_000); // anchored at the playhead: the view is 5.445..5.545 s
+      await t.settle();
+      const view = [t.state.viewStart, t.state.zoom];
+      t.drag('start', t.clientXAt(5.54));
+      const afterStart = { ...t.state.range! };
+      t.drag('end', t.clientXAt(5.45));
+      return { view, afterStart, afterEnd: { ...t.state.range! } };
+    });
+    expect(r.view[0]).toBeCloseTo(5.445, 9);
+    expect(r.view[1]).toBe(10_000);
+    expect(r.afterStart.end).toBe(5.5);
+    expect(r.afterStart.start).toBeCloseTo(5.4, 9); // 3 frames, not 36 px (0.0036 s)
+    expect(r.afterEnd).toEqual(r.afterStart); // the end cannot come closer either
+  });
+
+  it('cannot cross each other or leave the media', async () => {
+    await timeline({ width: 1000, media: { duration: 10 }, range: { start: 2, end: 6 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      t.drag('start', t.clientX(-300));
+      const left = { ...t.state.range! };
+      t.drag('end', t.clientX(5000));
+      const right = { ...t.state.range! };
+      t.drag('start', t.clientX(5000));
+      const crossed = { ...t.state.range! };
+      return { left, right, crossed };
+    });
+    expect(r.left).toEqual({ start: 0, end: 6 });
+    expect(r.right).toEqual({ start: 0, end: 10 });
+    expect(r.crossed.start).toBeLessThan(r.crossed.end);
+    expect(r.crossed.end).toBe(10);
+  });
+
+  it('snap to frame boundaries, as do pointer seeks', async () => {
+    await timeline({ width: 997, media: { duration: 13.37, frameRate: 24 }, range: { start: 1, end: 9 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      const out: number[] = [];
+      for (const x of [101.3, 233.7, 409.9, 612.2]) {
+        t.drag('start', t.clientX(x));
+        out.push(t.state.range!.start);
+        t.drag('end', t.clientX(x + 300.4));
+        out.push(t.state.range!.end);
+      }
+      for (const x of [17.6, 333.3, 771.9]) {
+        t.pointerDown(t.clientX(x), 'ruler');
+        t.pointerMove(t.clientX(x + 13.1), 'ruler');
+        t.pointerUp(t.clientX(x + 13.1), 'ruler');
+        out.push(t.state.time);
+        t.pointerDown(t.clientX(x + 50.5), 'thumbnails');
+        t.pointerUp(t.clientX(x + 50.5), 'thumbnails');
+        out.push(t.state.time);
+      }
+      return { out, frame: t.state.frame, time: t.state.time };
+    });
+    for (const s of r.out) expect(Math.abs(s * 24 - Math.round(s * 24))).toBeLessThan(1e-9);
+    expect(r.frame).toBe(Math.round(r.time * 24));
+    // And they follow the pointer: the last seek is within half a frame of where it pressed.
+    expect(Math.abs(r.time - (771.9 + 50.5) * (13.37 / 997))).toBeLessThanOrEqual(1 / 48 + 1e-9);
+  });
+
+  it('a drag on the ruler moves the playhead with the pointer; the video follows', async () => {
+    await timeline({ width: 1000, media: { duration: 100 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      t.pointerDown(t.clientX(100), 'ruler');
+      const during = t.state.dragging;
+      t.pointerMove(t.clientX(250), 'ruler');
+      t.pointerUp(t.clientX(250), 'ruler');
+      return { during, time: t.state.time, video: t.fakeVideo!.currentTime, dragging: t.state.dragging, commits: t.commits.length };
+    });
+    expect(r).toEqual({ during: 'playhead', time: 25, video: 25, dragging: null, commits: 0 });
+  });
+});
+
+describe('keyboard', () => {
+  it('arrows seek 5 s (to 0 from under 5 s, clamped at the end); shift-arrows 1 s; Home/End', async () => {
+    await timeline({ width: 1000, media: { duration: 12 } });
+    const seq: number[] = [];
+    const push = async () => seq.push((await state()).time);
+    await key('ArrowRight');
+    await push();
+    await key('ArrowRight');
+    await push();
+    await key('ArrowRight');
+    await push(); // clamps at 12
+    await key('ArrowLeft');
+    await push();
+    await key('ArrowLeft', true);
+    await push();
+    await key('ArrowRight', true);
+    await push();
+    await page.evaluate(() => window.t!.engine.seek(3.2));
+    await key('ArrowLeft');
+    await push(); // 3.2 - 5 lands on 0
+    await key('End');
+    await push();
+    await key('Home');
+    await push();
+    expect(seq).toEqual([5, 10, 12, 7, 6, 7, 0, 12, 0]);
+  });
+
+  it('Space plays and pauses the video; comma and period step one frame, pausing first', async () => {
+    await timeline({ width: 1000, media: { duration: 12, frameRate: 25 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      const v = t.fakeVideo!;
+      const out: Record<string, unknown> = {};
+      t.key(' ');
+      out.playing = [t.state.playing, v.paused];
+      v.advance(1);
+      out.followed = t.state.time;
+      t.key('.');
+      out.stepped = [t.state.frame, t.state.playing, v.paused];
+      t.key('.');
+      t.key(',');
+      t.key(',');
+      out.back = t.state.frame;
+      t.key(' ');
+      t.key(' ');
+      out.paused = [t.state.playing, v.paused];
+      return out;
+    });
+    expect(r).toEqual({ playing: [true, false], followed: 1, stepped: [26, false, true], back: 25, paused: [false, true] });
+  });
+
+  it('J/K/L shuttle: L doubles up to 8x forward, J the same backwards on a timer, K stops', async () => {
+    await timeline({ width: 1000, media: { duration: 60 } });
+    const r = await page.evaluate(async () => {
+      const t = window.t!;
+      const v = t.fakeVideo!;
+      const rates: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        t.key('l');
+        rates.push(t.state.shuttle);
+      }
+      const forward = { rate: v.playbackRate, paused: v.paused };
+      t.key('k');
+      const stopped = { shuttle: t.state.shuttle, playing: t.state.playing, paused: v.paused };
+      t.engine.seek(30);
+      t.key('j');
+      t.key('j');
+      const reverse = { shuttle: t.state.shuttle, paused: v.paused, playing: t.state.playing };
+      await new Promise((r) => setTimeout(r, 500));
+      const moved = 30 - t.state.time;
+      const videoFollowed = Math.abs(v.currentTime - t.state.time) < 1e-9;
+      for (let i = 0; i < 4; i++) t.key('j');
+      const minRate = t.state.shuttle;
+      t.key('k');
+      const after = t.state.time;
+      await new Promise((r) => setTimeout(r, 200));
+      return {
+        rates,
+        forward,
+        stopped,
+        reverse,
+        moved,
+        videoFollowed,
+        minRate,
+        stoppedStill: t.state.time === after,
+        intervals: t.leftBehind().intervals,
+      };
+    });
+    expect(r.rates).toEqual([1, 2, 4, 8, 8]);
+    expect(r.forward).toEqual({ rate: 8, paused: false });
+    expect(r.stopped).toEqual({ shuttle: 0, playing: false, paused: true });
+    expect(r.reverse).toEqual({ shuttle: -2, paused: true, playing: true });
+    // About 2x of 0.5 s backwards (timers in a busy headless page run late, never early).
+    expect(r.moved).toBeGreaterThan(0.6);
+    expect(r.moved).toBeLessThan(1.6);
+    expect(r.videoFollowed).toBe(true);
+    expect(r.minRate).toBe(-8);
+    expect(r.stoppedStill).toBe(true);
+    expect(r.intervals).toBe(0);
+  });
+
+  it('reverse shuttle stops at 0', async () => {
+    await timeline({ width: 1000, media: { duration: 60 } });
+    const r = await page.evaluate(async () => {
+      const t = window.t!;
+      t.engine.seek(0.5);
+      t.key('j');
+      t.key('j');
+      t.key('j');
+      await new Promise((r) => setTimeout(r, 600));
+      return { time: t.state.time, shuttle: t.state.shuttle, playing: t.state.playing };
+    });
+    expect(r).toEqual({ time: 0, shuttle: 0, playing: false });
+  });
+
+  it('I and O set the range at the playhead, creating one and respecting the limits', async () => {
+    await timeline({ width: 1000, media: { duration: 10 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      t.engine.seek(2);
+      t.key('i');
+      const created = { ...t.state.range! };
+      t.engine.seek(4);
+      t.key('o');
+      const out = { ...t.state.range! };
+      t.engine.seek(3.9);
+      t.key('i'); // 0.1 s before the out point: 36 px (0.36 s at 100 px/s) is the minimum
+      const tooShort = { ...t.state.range! };
+      return { created, out, tooShort, commits: t.commits.length };
+    });
+    expect(r.created).toEqual({ start: 2, end: 10 });
+    expect(r.out).toEqual({ start: 2, end: 4 });
+    expect(r.tooShort.start).toBeCloseTo(3.9, 9);
+    expect(r.tooShort.end - r.tooShort.start).toBeCloseTo(11 / 30, 9);
+    expect(r.commits).toBe(3);
+  });
+
+  it('every key is ignored while typing in an input, textarea, select or editable element', async () => {
+    await timeline({ width: 1000, media: { duration: 60 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      t.engine.seek(20);
+      const fields = [
+        document.createElement('input'),
+        document.createElement('textarea'),
+        document.createElement('select'),
+        document.createElement('div'),
+      ];
+      fields[3]!.contentEditable = 'true';
+      const handled: boolean[] = [];
+      for (const f of fields) {
+        document.body.appendChild(f);
+        for (const k of ['ArrowLeft', 'ArrowRight', ' ', ',', '.', 'j', 'k', 'l', 'i', 'o', 'Home', 'End'])
+          handled.push(t.key(k, { target: f }));
+        f.remove();
+      }
+      return { handled: handled.filter(Boolean).length, time: t.state.time, range: t.state.range, playing: t.state.playing };
+    });
+    expect(r).toEqual({ handled: 0, time: 20, range: null, playing: false });
+  });
+
+  it('listens on the given key target only', async () => {
+    await page.evaluate(() => {
+      const el = document.createElement('div');
+      el.id = 'keys';
+      el.tabIndex = 0;
+      document.body.appendChild(el);
+    });
+    await page.evaluate(async () => {
+      window.t = await window.engineTest.TestTimeline.create({
+        width: 800,
+        media: { duration: 60 },
+        keyTarget: document.getElementById('keys')!,
+      });
+    });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      const onBody = t.key('ArrowRight', { target: document.body });
+      const onTarget = t.key('ArrowRight');
+      return { onBody, onTarget, time: t.state.time };
+    });
+    expect(r).toEqual({ onBody: false, onTarget: true, time: 5 });
+    const left = await page.evaluate(async () => {
+      const l = await window.t!.destroy();
+      document.getElementById('keys')!.remove();
+      return l.listeners.keyTarget;
+    });
+    expect(left).toEqual([]);
+  });
+});
+
+describe('thumbnails', () => {
+  it('asks only for visible tiles, keyframes when coarse and exact when fine, and aborts tiles that leave', async () => {
+    await timeline({ width: 1000, media: { duration: 7200 } }, { latencyMs: 300 });
+    const coarse = await page.evaluate(async () => {
+      const t = window.t!;
+      await new Promise((r) => setTimeout(r, 400));
+      await t.settle();
+      return { requests: window.thumbs!.requests.slice(), live: t.engine.debug.thumbnails!.live };
+    });
+    expect(coarse.live).toBe(Math.ceil(1000 / 140));
+    expect(coarse.requests.length).toBe(coarse.live);
+    expect(new Set(coarse.requests.map((q) => q.precision))).toEqual(new Set(['keyframe']));
+    const fine = await page.evaluate(async () => {
+      const t = window.t!;
+      window.thumbs!.requests.length = 0;
+      t.engine.setZoom(10_000, t.clientX(500));
+      await t.settle(); // requests start; answers take 300 ms
+      t.engine.panBy(2000); // every tile leaves before its picture arrives
+      await t.settle();
+      const aborted = window.thumbs!.aborted;
+      await new Promise((r) => setTimeout(r, 400));
+      await t.settle();
+      const d = t.engine.debug.thumbnails!;
+      return { precisions: [...new Set(window.thumbs!.requests.map((q) => q.precision))], aborted, live: d.live, received: d.received };
+    });
+    // 10 000 % of 2 h over 1000 px: 72 s visible, tiles of 10 s -> still keyframes.
+    expect(fine.precisions).toEqual(['keyframe']);
+    expect(fine.aborted).toBeGreaterThanOrEqual(7);
+    expect(fine.live).toBeLessThanOrEqual(9);
+    const exact = await page.evaluate(async () => {
+      const t = window.t!;
+      await t.destroy();
+      window.thumbs!.destroy();
+      window.thumbs = new window.engineTest.SyntheticThumbnails({});
+      window.t = await window.engineTest.TestTimeline.create({ width: 1000, media: { duration: 60 }, thumbnails: window.thumbs });
+      window.t.engine.setZoom(10_000);
+      await window.t.settle();
+      return [...new Set(window.thumbs.requests.slice(-8).map((q) => q.precision))];
+    });
+    // 60 s at 10 000 %: 0.6 s across 1000 px, 140 px tiles are 0.084 s -> exact frames.
+    expect(exact).toEqual(['exact']);
+  });
+
+  it('reports a thumbnail error once and keeps the placeholders', async () => {
+    await timeline({ width: 1000, media: { duration: 600 } }, { failWith: 'Failed to generate thumbnail' });
+    const r = await page.evaluate(async () => {
+      const t = window.t!;
+      await new Promise((r) => setTimeout(r, 50));
+      t.engine.panBy(100);
+      t.engine.setZoom(400);
+      await t.settle();
+      await new Promise((r) => setTimeout(r, 50));
+      return { errors: t.thumbnailErrors, requests: window.thumbs!.requests.length, live: t.engine.debug.thumbnails!.live };
+    });
+    expect(r.errors).toEqual(['Failed to generate thumbnail']);
+    expect(r.requests).toBeGreaterThan(8);
+    expect(r.live).toBe(8);
+  });
+
+  it('at 10 000 % on a two-hour media only the visible region has tiles and labels', async () => {
+    await timeline({ width: 1280, media: { duration: 7200 } }, {});
+    const r = await page.evaluate(async () => {
+      const t = window.t!;
+      t.engine.setZoom(10_000, t.clientX(640));
+      await t.settle();
+      const d = t.engine.debug;
+      return { live: d.thumbnails!.live, labels: d.rulerLabels, renders: d.renders };
+    });
+    expect(r.live).toBeLessThanOrEqual(Math.ceil(1280 / 140) + 1);
+    expect(r.labels).toBeLessThanOrEqual(Math.ceil(1280 / 64) + 1);
+    expect(r.labels).toBeGreaterThan(3);
+  });
+});
+
+describe('rendering and teardown', () => {
+  it('renders nothing while nothing changes', async () => {
+    await timeline({ width: 1000, media: { duration: 600 }, range: { start: 100, end: 200 } }, {});
+    const r = await page.evaluate(async () => {
+      const t = window.t!;
+      await new Promise((r) => setTimeout(r, 100)); // thumbnails arrive
+      const idle = await t.rendersWhileIdle(500);
+      t.engine.seek(10);
+      t.engine.seek(11);
+      t.engine.seek(12);
+      await t.settle();
+      const before = t.renders;
+      t.engine.seek(13);
+      t.engine.setZoom(300);
+      t.engine.panBy(20);
+      await t.settle();
+      const batched = t.renders - before;
+      const idleAgain = await t.rendersWhileIdle(500);
+      return { idle, batched, idleAgain, frames: t.leftBehind().animationFrames };
+    });
+    expect(r.idle).toBe(0);
+    expect(r.batched).toBe(1);
+    expect(r.idleAgain).toBe(0);
+    expect(r.frames).toBe(0);
+  });
+
+  it('destroy leaves nothing behind', async () => {
+    await timeline({ width: 1000, media: { duration: 7200 }, range: { start: 10, end: 300 } }, { latencyMs: 5000 });
+    const left = await page.evaluate(async () => {
+      const t = window.t!;
+      // Busy: tiles waiting on pictures, reverse shuttle timer running, a frame pending, a drag open.
+      await t.settle();
+      t.key('l');
+      t.engine.seek(100);
+      t.key('j');
+      t.pointerDown(t.clientX(300), 'ruler');
+      t.engine.setZoom(2000);
+      const inFlightBefore = window.thumbs!.inFlight;
+      const timeBefore = t.state.time;
+      const left = await t.destroy();
+      // After destroy every method is a no-op.
+      t.engine.seek(5);
+      t.engine.setZoom(500);
+      t.engine.play();
+      t.key('ArrowRight');
+      t.engine.attachVideo(null);
+      await new Promise((r) => setTimeout(r, 50));
+      return {
+        ...left,
+        inFlightBefore,
+        inFlightAfter: window.thumbs!.inFlight,
+        aborted: window.thumbs!.aborted,
+        stateAfter: t.engine.getState().time,
+        timeBefore,
+      };
+    });
+    expect(left.inFlightBefore).toBeGreaterThan(0);
+    expect(left).toMatchObject({
+      canvasesInDom: 0,
+      listeners: { window: [], document: [], container: [], keyTarget: [] },
+      timeouts: 0,
+      intervals: 0,
+      animationFrames: 0,
+      resizeObservers: 0,
+      videoFrameCallbacks: 0,
+      pixiAppDestroyed: true,
+      contextLost: true,
+      teardownSize: 0,
+      inFlightAfter: 0,
+    });
+    expect(left.aborted).toBeGreaterThanOrEqual(left.inFlightBefore);
+    expect(left.stateAfter).toBe(left.timeBefore);
+  });
+
+  it('the playhead follows the video frame by frame while playing', async () => {
+    await timeline({ width: 1000, media: { duration: 600, frameRate: 25 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      const v = t.fakeVideo!;
+      t.engine.play();
+      const frames: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        v.advance(0.043);
+        frames.push(t.state.frame);
+      }
+      t.engine.setZoom(10_000, t.clientX(0));
+      v.advance(20); // far past the view: the view pages along
+      const visible = t.clientXAt(t.state.time) - t.clientX(0);
+      t.engine.pause();
+      return { frames, visible, pending: v.pendingFrameCallbacks };
+    });
+    expect(r.frames).toEqual([1, 2, 3, 4, 5]);
+    expect(r.visible).toBeGreaterThanOrEqual(0);
+    expect(r.visible).toBeLessThanOrEqual(1000);
+    expect(r.pending).toBe(0);
+  });
+});
+
+describe('screenshots', () => {
+  it('at 100 %, 1000 % and 10 000 % with a range and the playhead', async () => {
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    await timeline({ width: 1240, media: { duration: 7200 }, range: { start: 3000, end: 3600 } }, {});
+    for (const zoom of [100, 1000, 10_000]) {
+      await page.evaluate(async (z) => {
+        const t = window.t!;
+        t.engine.seek(3300);
+        t.engine.setZoom(z);
+        t.engine.seek(zoom_playhead(z));
+        await new Promise((r) => setTimeout(r, 120));
+        await t.settle();
+        function zoom_playhead(zz: number) {
+          return zz === 10_000 ? 3596 : 3300;
+        }
+      }, zoom);
+      const s = await state();
+      expect(s.zoom).toBeCloseTo(zoom, 6);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `engine-zoom-${zoom}.png`), clip: { x: 0, y: 0, width: 1280, height: 170 } });
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { WHEEL_ZOOM_RATE } from '../../../../src/engine/kernels';
+import { SyntheticThumbnails } from '../../../../src/engine/testing/SyntheticThumbnails';
+import { TestTimeline } from '../../../../src/engine/testing/TestTimeline';
+
+export interface ZoomBenchResult {
+  frames: { updateMs: number; renderMs: number; gpuSyncMs: number | null }[];
+  steps: number;
+  maxZoom: number;
+  finalZoom: number;
+  maxTiles: number;
+  maxLabels: number;
+  thumbnailRequests: number;
+  thumbnailsAborted: number;
+  anchorDriftPx: number;
+}
+
+const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+
+/**
+ * A two-hour media at 30 fps with synthetic thumbnails: wheel from 100 % to 10 000 % in `steps`
+ * steps anchored at one pointer position, then back, one step per animation frame.
+ */
+export async function runZoomBench({ width = 1280, steps = 200, syncGpu = true } = {}): Promise<ZoomBenchResult> {
+  const thumbs = new SyntheticThumbnails({ cacheSize: 96 });
+  const t = await TestTimeline.create({
+    width,
+    media: { duration: 7200, frameRate: 30 },
+    thumbnails: thumbs,
+    range: { start: 3000, end: 3400 },
+    syncGpu,
+  });
+  t.engine.seek(3150);
+  await t.settle();
+  const x = t.clientX(width * 0.6);
+  const anchorTime = t.timeAtClientX(x);
+  const deltaY = -Math.log(100) / steps / WHEEL_ZOOM_RATE;
+  t.frames.length = 0;
+  let maxZoom = 0;
+  let maxTiles = 0;
+  let maxLabels = 0;
+  let anchorDriftPx = 0;
+  for (let i = 0; i < steps * 2; i++) {
+    t.wheel(i < steps ? deltaY : -deltaY, x);
+    await nextFrame();
+    const d = t.engine.debug;
+    maxZoom = Math.max(maxZoom, t.state.zoom);
+    maxTiles = Math.max(maxTiles, d.thumbnails?.live ?? 0);
+    maxLabels = Math.max(maxLabels, d.rulerLabels);
+    if (t.state.zoom > 100.001) anchorDriftPx = Math.max(anchorDriftPx, Math.abs(t.clientXAt(anchorTime) - x));
+  }
+  await t.settle();
+  const result: ZoomBenchResult = {
+    frames: t.frames.slice(),
+    steps: steps * 2,
+    maxZoom,
+    finalZoom: t.state.zoom,
+    maxTiles,
+    maxLabels,
+    thumbnailRequests: thumbs.requests.length,
+    thumbnailsAborted: thumbs.aborted,
+    anchorDriftPx,
+  };
+  await t.destroy();
+  thumbs.destroy();
+  return result;
+}
