@@ -108,13 +108,14 @@ describe('moment viewer', () => {
       const second = transcript.segments.find((s) => s.start >= 3.5 && s.start < 7);
       expect(second, `a transcript line from 4 s in ${JSON.stringify(transcript.segments)}`).toBeTruthy();
 
-      // A conversational search for the narration of the first picture ('A dog sits by the bicycle').
-      await page.goto(`${app.url}${ROUTES.search}?libs=${demo._id}&text=bicycle&search=transcript`);
-      const card = page
-        .locator(`.moment-card[data-media-id="${animals._id}"]`)
-        .filter({ hasText: /bicycle/i })
-        .first();
-      await card.waitFor({ timeout: 30_000 });
+      // A conversational search for the words of the first line ('A dog sits by the bicycle', as heard).
+      const first = transcript.segments[0]!;
+      await page.goto(`${app.url}${ROUTES.search}?${new URLSearchParams({ libs: demo._id, text: first.text, search: 'transcript' })}`);
+      const card = page.locator(`.moment-card[data-media-id="${animals._id}"]`).filter({ hasText: first.text }).first();
+      await card.waitFor({ timeout: 30_000 }).catch(async (e: unknown) => {
+        await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'moment-debug.png') });
+        throw e;
+      });
       const chip = card.locator('.moment-card__chips .time-chip').first();
       const originalChip = await chip.innerText();
       expect(originalChip).toMatch(/^00:00:0\d – 00:00:0\d$/);
@@ -131,10 +132,7 @@ describe('moment viewer', () => {
       });
       await dialog.getByTestId('timeline-slot').waitFor({ state: 'attached' });
       await dialog.getByTestId('moment-range').waitFor();
-      await dialog
-        .locator('.moment-lines__item--in')
-        .filter({ hasText: /bicycle/i })
-        .waitFor();
+      await dialog.locator('.moment-lines__item--in').filter({ hasText: first.text }).waitFor();
       await shot(page, 'moment-dialog');
 
       // Pause, then a click on the second line seeks there; outside the moment it switches to Full video.
@@ -261,10 +259,20 @@ describe('moment viewer', () => {
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
 
-      // The media modal plays the full video with the same controls and panel, and no moment toggle.
+      // The media modal plays the full video with the same controls and panel, and no moment toggle. A
+      // playlist that fails to load shows the retry overlay; a click on it loads again.
+      const playlist = `${app.url}${API.mediaPreview(demo._id, animals._id)}?**`;
+      await page.route(playlist, (route) => route.abort('failed'));
       await page.goto(`${app.url}${mediaPath(demo._id, animals._id)}`);
       const modal = page.getByRole('dialog', { name: 'animals', exact: true });
-      await modal.locator('.moment-player video').waitFor();
+      const retry = modal.getByRole('button', { name: MSG_MOMENT.retryLoading });
+      await retry.waitFor({ timeout: 20_000 });
+      await page.unroute(playlist);
+      await retry.click();
+      await retry.waitFor({ state: 'detached' });
+      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('.moment-player video')?.readyState ?? 0) >= 2, null, {
+        timeout: 20_000,
+      });
       await modal.getByRole('slider', { name: 'Volume' }).waitFor();
       await modal.getByTestId('timeline-slot').waitFor({ state: 'attached' });
       await modal.getByRole('list', { name: 'Transcript' }).waitFor();
