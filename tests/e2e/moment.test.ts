@@ -169,6 +169,15 @@ describe('moment viewer', () => {
       expect((await videoState(dialog)).t).toBeCloseTo(10, 1);
       expect(await timeInput.inputValue()).toBe('00:00:10');
       expect(await timeInput.getAttribute('aria-invalid')).toBe('true');
+      // Arrow keys seek 5 s; under 5 s the position snaps to 0 (keys on a control of the player).
+      await dialog.getByRole('button', { name: 'Play' }).focus();
+      await page.keyboard.press('ArrowLeft');
+      expect((await videoState(dialog)).t).toBeCloseTo(5, 1);
+      await page.keyboard.press('ArrowRight');
+      expect((await videoState(dialog)).t).toBeCloseTo(10, 1);
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      expect((await videoState(dialog)).t).toBe(0);
       await timeInput.click();
       await timeInput.fill('99:00:00');
       await timeInput.press('Enter');
