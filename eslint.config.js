@@ -4,7 +4,19 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'public/**', 'coverage/**', 'tests/e2e/screenshots/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      'public/**',
+      'coverage/**',
+      'tests/e2e/screenshots/**',
+      'tests/bench/out/**',
+      'tests/browser/dist/**',
+      'tests/browser/screenshots/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -90,7 +90,7 @@ async function attemptFile(dir: string, f: ModelFile, baseUrl: string, fetchImpl
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
-          if (!out.write(value)) await new Promise((r) => out.once('drain', r));
+          if (!out.write(value)) await new Promise<void>((r) => out.once('drain', () => r()));
           have += value.length;
           onProgress?.({ file: f.path, received: have, total });
         }

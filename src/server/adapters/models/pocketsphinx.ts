@@ -22,9 +22,11 @@ export interface PocketsphinxOptions {
   /** ...or once a segment has this many words (default 12). */
   maxWords?: number;
   /**
-   * Search effort (default 'fast'): 'fast' evaluates every other frame and the 2 best Gaussians
-   * (-ds 2 -topn 2), measured 2.4x quicker on narrated video (32 s -> 13 s for a minute of audio
-   * under load) with the same words on most lines; 'accurate' is pocketsphinx's default search.
+   * Search effort. 'fast' evaluates every other frame and the 2 best Gaussians (-ds 2 -topn 2):
+   * measured 2.4x quicker on narrated video (32 s -> 13 s for a minute of audio under load), with
+   * the same words on most lines but more slips on short ones; 'accurate' is pocketsphinx's default
+   * search. Default: accurate for audio up to FAST_SPEECH_AFTER_SECONDS, where a few seconds more
+   * do not matter, fast beyond, where speech would otherwise hold back the whole ingest.
    */
   effort?: 'fast' | 'accurate';
   /** Acoustic model folder with en-us/, en-us.lm.bin and cmudict-en-us.dict (default: Debian's). */
@@ -51,6 +53,9 @@ export function findPocketsphinx(modelDir = DEBIAN_MODEL_DIR): Cli {
   return continuous ? { kind: 'continuous', bin: continuous } : { kind: 'v5', bin: v5! };
 }
 
+/** Audio longer than this is transcribed with pocketsphinx's fast search (see PocketsphinxOptions.effort). */
+export const FAST_SPEECH_AFTER_SECONDS = 180;
+
 /** Speech to text with CMU PocketSphinx's CLI over 16 kHz mono WAV, chunked at pauses and decoded in parallel. */
 export class PocketsphinxSpeech implements SpeechToText {
   readonly name = 'pocketsphinx';
@@ -63,6 +68,7 @@ export class PocketsphinxSpeech implements SpeechToText {
   /** Segments with word timings; `onProgress` gets the share of chunks done. */
   async transcribe(wavPath16kMono: string, opts: { onProgress?(fraction: number): void } = {}): Promise<Segment[]> {
     const wav = readWav(wavPath16kMono);
+    const effort = this.opts.effort ?? (wav.samples.length / wav.rate > FAST_SPEECH_AFTER_SECONDS ? 'fast' : 'accurate');
     const chunks = splitAtPauses(wav.samples, wav.rate, this.opts.chunkSeconds ?? 30);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-stt-'));
     try {
@@ -71,7 +77,7 @@ export class PocketsphinxSpeech implements SpeechToText {
       const results = await mapLimit(chunks, this.opts.parallel ?? Math.min(2, os.availableParallelism()), async ([from, to], i) => {
         const file = path.join(tmp, `chunk${i}.wav`);
         writeWav(file, wav.samples.subarray(from, to), wav.rate);
-        const words = await this.decode(file);
+        const words = await this.decode(file, effort);
         fs.rmSync(file, { force: true });
         opts.onProgress?.(++done / chunks.length);
         return words.map((w) => ({ ...w, start: w.start + from / wav.rate, end: w.end + from / wav.rate }));
@@ -82,7 +88,7 @@ export class PocketsphinxSpeech implements SpeechToText {
     }
   }
 
-  private decode(file: string): Promise<Word[]> {
+  private decode(file: string, effortLevel: 'fast' | 'accurate'): Promise<Word[]> {
     const model = this.opts.modelDir
       ? [
           '-hmm',
@@ -93,7 +99,7 @@ export class PocketsphinxSpeech implements SpeechToText {
           path.join(this.opts.modelDir, 'cmudict-en-us.dict'),
         ]
       : [];
-    const effort = (this.opts.effort ?? 'fast') === 'fast' ? ['-ds', '2', '-topn', '2'] : [];
+    const effort = effortLevel === 'fast' ? ['-ds', '2', '-topn', '2'] : [];
     const args =
       this.cli.kind === 'continuous'
         ? ['-infile', file, '-time', 'yes', '-logfn', '/dev/null', ...effort, ...model]
