@@ -153,6 +153,12 @@ describe.each(['/media/moov-at-end.mp4', '/media/faststart.mp4'])('thumbnails of
     const after = await stats(id);
     // Requests sharing a keyframe share its decode.
     expect(after.chunksDecoded - before.chunksDecoded).toBe(new Set(asked.map((k) => Math.floor(k / GOP))).size);
+    // Another time in an already decoded GOP is the same picture: a cache hit, no worker call.
+    const [same] = await getMany(id, [{ time: mid(130), precision: 'keyframe', ...TILE }]);
+    expect(same).toMatchObject({ ok: true, frame: 100 });
+    const last = await stats(id);
+    expect(last.cacheHits - after.cacheHits).toBe(1);
+    expect(last.workerRequests).toBe(after.workerRequests);
   });
 
   it('hands out the cached bitmap for a repeated request', async () => {

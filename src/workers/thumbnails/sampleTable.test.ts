@@ -7,6 +7,7 @@ import {
   gopStartOf,
   planBatch,
   planRanges,
+  splitLanes,
   syncAtOrBefore,
   timestampUs,
   type SampleInfo,
@@ -119,6 +120,21 @@ describe('batch planning', () => {
   it('decodes a B-frame from its GOP start through the P frame it refers to', () => {
     const [plan] = planBatch(table, [{ id: 1, time: 5 / 25, precision: 'exact' }]); // B5 is decoded after P6
     expect(plan).toEqual({ start: 0, end: 6, targets: [{ id: 1, sample: 6 }] });
+  });
+});
+
+describe('decoder lanes', () => {
+  it('shares GOPs between decoders by the samples each decodes, keeping file order in a lane', () => {
+    const plan = (start: number, end: number) => ({ start, end, targets: [] });
+    const lanes = splitLanes([plan(0, 49), plan(50, 50), plan(100, 100), plan(150, 199), plan(200, 200)], 2);
+    // The two 50-sample GOPs go to different decoders; the single keyframes even out the rest.
+    expect(lanes.map((l) => l.map((p) => p.start))).toEqual([
+      [0, 50, 200],
+      [100, 150],
+    ]);
+    expect(lanes.map((l) => l.reduce((n, p) => n + p.end - p.start + 1, 0))).toEqual([52, 51]);
+    expect(splitLanes([plan(0, 0)], 2)).toEqual([[plan(0, 0)]]);
+    expect(splitLanes([], 2)).toEqual([[]]);
   });
 });
 

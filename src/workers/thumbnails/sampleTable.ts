@@ -152,6 +152,20 @@ export function planBatch(t: SampleTable, requests: readonly PlanRequest[]): Gop
   return [...byStart.values()].sort((a, b) => a.start - b.start);
 }
 
+/**
+ * Shares a batch's GOPs among `count` decoders, balancing the samples each one decodes; every lane
+ * keeps file order. Fewer lanes come back when there are fewer GOPs.
+ */
+export function splitLanes(plans: readonly GopPlan[], count: number): GopPlan[][] {
+  const lanes = Array.from({ length: Math.max(1, Math.min(count, plans.length)) }, () => ({ work: 0, plans: [] as GopPlan[] }));
+  for (const plan of [...plans].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start)) {
+    const lane = lanes.reduce((best, l) => (l.work < best.work ? l : best));
+    lane.plans.push(plan);
+    lane.work += plan.end - plan.start + 1;
+  }
+  return lanes.map((l) => l.plans.sort((a, b) => a.start - b.start));
+}
+
 export interface ByteRange {
   start: number;
   /** Exclusive. */

@@ -4,7 +4,7 @@ import { createRpcClient, WorkerRpcError, type RpcClient, type RpcEndpoint } fro
 import { ImageCache } from './imageCache';
 import { abortError, ThumbnailQueue } from './thumbnailQueue';
 import type { FrameRequest, SourceInfo, ThumbnailsProtocol } from './thumbnails.protocol';
-import { coverRect, frameIndexOf, thumbnailKey, tilePixels } from './tileGeometry';
+import { coverRect, frameIndexOf, keyframeIndexOf, thumbnailKey, tilePixels } from './tileGeometry';
 
 export interface ThumbnailSourceOptions {
   /** `API.mediaSource(...)?token=…` when `media.capabilities.source`, else null (server thumbnails only). */
@@ -29,6 +29,10 @@ export interface ThumbnailSourceStats {
   /** Media bytes and range requests, including opening the source. */
   bytesRead: number;
   rangeRequests: number;
+  /** Summed over batches, in the worker: waiting for media bytes, drawing tiles, whole batches. */
+  workerWaitBytesMs: number;
+  workerDrawMs: number;
+  workerBatchMs: number;
   serverThumbnails: number;
   cacheHits: number;
   source: SourceInfo | null;
@@ -100,14 +104,19 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     chunksDecoded: 0,
     bytesRead: 0,
     rangeRequests: 0,
+    workerWaitBytesMs: 0,
+    workerDrawMs: 0,
+    workerBatchMs: 0,
     serverThumbnails: 0,
     cacheHits: 0,
     source: null,
   };
 
+  let toldFallback = false;
   const fallback = (reason: string): 'server' => {
     counters.mode = 'server';
-    if (!destroyed) options.onFallback?.(reason);
+    if (!destroyed && !toldFallback) options.onFallback?.(reason);
+    toldFallback = true;
     return 'server';
   };
 
@@ -232,6 +241,9 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
       counters.chunksDecoded += stats.chunksDecoded;
       counters.bytesRead += stats.bytesRead;
       counters.rangeRequests += stats.rangeRequests;
+      counters.workerWaitBytesMs += stats.waitBytesMs;
+      counters.workerDrawMs += stats.drawMs;
+      counters.workerBatchMs += stats.totalMs;
       for (const r of results) {
         const e = byId.get(r.id)!;
         e.inWorker = false;
@@ -267,7 +279,12 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
       const { signal } = request;
       if (destroyed || signal.aborted) return Promise.reject(abortError());
       const px = tilePixels(request.width, request.height, globalThis.devicePixelRatio);
-      const key = thumbnailKey(frameIndexOf(request.time, options.frameRate), request.precision, px.width, px.height);
+      const keyframes = counters.mode === 'worker' ? counters.source?.keyframeTimes : undefined;
+      const at =
+        request.precision === 'keyframe' && keyframes?.length
+          ? (`k${keyframeIndexOf(request.time, keyframes)}` as const)
+          : frameIndexOf(request.time, options.frameRate);
+      const key = thumbnailKey(at, request.precision, px.width, px.height);
       const hit = cache.get(key);
       if (hit) {
         counters.cacheHits++;

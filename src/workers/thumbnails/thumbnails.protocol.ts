@@ -11,6 +11,8 @@ export interface SourceInfo {
   frameRate: number;
   sampleCount: number;
   syncSampleCount: number;
+  /** Presentation times (seconds, ascending) of the sync samples: keyframe thumbnails within one GOP are one picture. */
+  keyframeTimes: number[];
   /** Whether this browser's VideoDecoder accepts the track's configuration. */
   decodable: boolean;
   /** Bytes read to open it (head, box headers, moov). */
@@ -39,6 +41,10 @@ export interface BatchStats {
   /** Media bytes fetched for this batch (cached ranges cost nothing). */
   bytesRead: number;
   rangeRequests: number;
+  /** Where the batch's time went in the worker: waiting for bytes, drawing tiles, and in all. */
+  waitBytesMs: number;
+  drawMs: number;
+  totalMs: number;
 }
 
 /** Messages of the thumbnail worker (a type alias, so it satisfies RpcProtocol's index). */

@@ -3,7 +3,7 @@ import { createFile, DataStream, Endianness, Log, MP4BoxBuffer, type Movie, type
 import { serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
 import { HEAD_BYTES, Mp4FormatError, readMovieBoxes, syntheticFtyp } from './mp4Boxes';
 import { RangeReader } from './rangeReader';
-import { buildSampleTable, planBatch, planRanges, timestampUs, type GopPlan, type SampleTable } from './sampleTable';
+import { buildSampleTable, planBatch, planRanges, splitLanes, timestampUs, type GopPlan, type SampleTable } from './sampleTable';
 import type { BatchStats, FrameRequest, FrameResult, SourceInfo, ThumbnailsProtocol } from './thumbnails.protocol';
 import { coverRect } from './tileGeometry';
 
@@ -15,10 +15,15 @@ Log.setLogLevel(Log.error);
 const MAX_DECODE_QUEUE = 4;
 /** Samples this close in the file are fetched with one request (B-frames, a small audio chunk between). */
 const COALESCE_GAP = 64 * 1024;
-/** Range requests one batch keeps in flight. */
-const PARALLEL_FETCHES = 4;
-/** Idle decoders kept configured for the next batch (the client runs at most 3 batches at once). */
-const MAX_IDLE_DECODERS = 3;
+/** Range requests one batch keeps in flight (Chromium allows 6 HTTP/1.1 connections to a host). */
+const PARALLEL_FETCHES = 6;
+/**
+ * Decoders one batch runs side by side, each on its own share of the GOPs: a software decoder
+ * decodes one picture at a time, so a second one keeps the second core busy.
+ */
+const LANES = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
+/** Idle decoders kept configured for the next batches. */
+const MAX_IDLE_DECODERS = 4;
 
 interface Source {
   reader: RangeReader;
@@ -38,12 +43,15 @@ interface DecoderSlot {
   decoder: VideoDecoder;
   onFrame: (frame: VideoFrame) => void;
   failure: Error | null;
+  /** Wakes a batch waiting for `dequeue`, which a failed decoder never sends. */
+  wake: () => void;
 }
 
 function newSlot(config: VideoDecoderConfig): DecoderSlot {
   const slot: DecoderSlot = {
     onFrame: (frame) => frame.close(),
     failure: null,
+    wake: () => undefined,
     decoder: new VideoDecoder({
       output: (frame) => {
         try {
@@ -54,6 +62,7 @@ function newSlot(config: VideoDecoderConfig): DecoderSlot {
       },
       error: (e) => {
         slot.failure = e instanceof Error ? e : new Error(String(e));
+        slot.wake();
       },
     }),
   };
@@ -153,6 +162,7 @@ async function openSource(url: string): Promise<SourceInfo> {
     frameRate: seconds > 0 ? table.count / seconds : 0,
     sampleCount: table.count,
     syncSampleCount: table.syncs.length,
+    keyframeTimes: Array.from(table.syncByPts, (i) => table.pts[i]! / table.timescale),
     decodable,
     bytesRead: reader.bytesRead,
   };
@@ -181,44 +191,49 @@ function drawTile(frame: VideoFrame, width: number, height: number): ImageBitmap
   return ctx.canvas.transferToImageBitmap();
 }
 
-const dequeued = (decoder: VideoDecoder) =>
-  new Promise<void>((resolve) => decoder.addEventListener('dequeue', () => resolve(), { once: true }));
+/** Resolves on the decoder's next `dequeue` event, or when it fails. */
+const dequeued = (slot: DecoderSlot) =>
+  new Promise<void>((resolve) => {
+    slot.wake = resolve;
+    slot.decoder.addEventListener('dequeue', () => resolve(), { once: true });
+  });
 
 async function decodeBatch(src: Source, requests: FrameRequest[]): Promise<{ results: FrameResult[]; stats: BatchStats }> {
   const { table, reader } = src;
   const byId = new Map(requests.map((r) => [r.id, r]));
   const done = new Map<number, FrameResult>();
-  const stats: BatchStats = { chunksDecoded: 0, gops: 0, bytesRead: 0, rangeRequests: 0 };
+  const began = performance.now();
+  const stats: BatchStats = { chunksDecoded: 0, gops: 0, bytesRead: 0, rangeRequests: 0, waitBytesMs: 0, drawMs: 0, totalMs: 0 };
   const bytesBefore = reader.bytesRead;
   const requestsBefore = reader.requests;
   const isCancelled = (id: number) => cancelled.has(id) || done.has(id);
   for (const r of requests) active.add(r.id);
 
   const plans = planBatch(table, requests);
-  // Frames wanted, by timestamp; every other frame the decoder outputs is closed unseen.
+  // Frames wanted, by timestamp; every other frame a decoder outputs is closed unseen.
   const wanted = new Map<number, number[]>();
-  const slot = src.idle.pop() ?? newSlot(src.config);
-  slot.onFrame = (frame) => {
+  const onFrame = (frame: VideoFrame) => {
     const ids = wanted.get(frame.timestamp);
     if (!ids) return;
     wanted.delete(frame.timestamp);
     for (const id of ids) {
       if (isCancelled(id)) continue;
       const r = byId.get(id)!;
+      const t0 = performance.now();
       try {
         done.set(id, { id, status: 'ok', bitmap: drawTile(frame, r.width, r.height) });
       } catch (e) {
         done.set(id, { id, status: 'error', message: e instanceof Error ? e.message : String(e) });
       }
+      stats.drawMs += performance.now() - t0;
     }
   };
+  const live = (p: GopPlan) => p.targets.some((t) => !isCancelled(t.id));
 
-  const abort = new AbortController();
-  const prefetch = reader.prefetch(planRanges(table, plans), COALESCE_GAP, PARALLEL_FETCHES, abort.signal).catch(() => undefined);
-  let healthy = false;
-  try {
-    const live = (p: GopPlan) => p.targets.some((t) => !isCancelled(t.id));
-    for (const plan of plans) {
+  /** Feeds a lane's GOPs to one decoder, then flushes it; GOPs are independent, so lanes run side by side. */
+  const runLane = async (slot: DecoderSlot, lane: GopPlan[]) => {
+    let fed = 0;
+    for (const plan of lane) {
       if (!live(plan)) continue;
       stats.gops++;
       for (const t of plan.targets) {
@@ -228,8 +243,10 @@ async function decodeBatch(src: Source, requests: FrameRequest[]): Promise<{ res
       for (let i = plan.start; i <= plan.end; i++) {
         // Every GOP starts at a sync sample, so the decoder can leave one half-way for the next.
         if (!live(plan)) break;
+        const t0 = performance.now();
         const data = await reader.read(table.offset[i]!, table.offset[i]! + table.size[i]!);
-        while (slot.decoder.decodeQueueSize > MAX_DECODE_QUEUE && !slot.failure) await dequeued(slot.decoder);
+        stats.waitBytesMs += performance.now() - t0;
+        while (slot.decoder.decodeQueueSize > MAX_DECODE_QUEUE && !slot.failure) await dequeued(slot);
         if (slot.failure) throw slot.failure;
         slot.decoder.decode(
           new EncodedVideoChunk({
@@ -239,26 +256,42 @@ async function decodeBatch(src: Source, requests: FrameRequest[]): Promise<{ res
             data,
           }),
         );
+        fed++;
         stats.chunksDecoded++;
       }
     }
     // Flushing emits the frames still held for reordering; afterwards the decoder wants a key chunk, which every GOP starts with.
-    if (stats.chunksDecoded > 0) await slot.decoder.flush();
+    if (fed > 0) await slot.decoder.flush();
     if (slot.failure) throw slot.failure;
-    healthy = true;
-  } catch (e) {
+  };
+
+  const abort = new AbortController();
+  const prefetch = reader.prefetch(planRanges(table, plans), COALESCE_GAP, PARALLEL_FETCHES, abort.signal).catch(() => undefined);
+  const lanes = splitLanes(plans, LANES);
+  const slots = lanes.map(() => {
+    const slot = src.idle.pop() ?? newSlot(src.config);
+    slot.onFrame = onFrame;
+    return slot;
+  });
+  const settled = await Promise.allSettled(lanes.map((lane, i) => runLane(slots[i]!, lane)));
+  abort.abort();
+  await prefetch;
+  const failure = settled.find((r) => r.status === 'rejected');
+  if (failure) {
+    const e: unknown = failure.reason;
     const message = e instanceof Error ? e.message : String(e);
     for (const r of requests) if (!done.has(r.id) && !cancelled.has(r.id)) done.set(r.id, { id: r.id, status: 'error', message });
-  } finally {
-    abort.abort();
-    await prefetch;
-    if (healthy && src.idle.length < MAX_IDLE_DECODERS && source === src) {
+  }
+  settled.forEach((r, i) => {
+    const slot = slots[i]!;
+    if (r.status === 'fulfilled' && src.idle.length < MAX_IDLE_DECODERS && source === src) {
       slot.onFrame = (frame) => frame.close();
       src.idle.push(slot);
     } else closeSlot(slot);
-  }
+  });
   stats.bytesRead = reader.bytesRead - bytesBefore;
   stats.rangeRequests = reader.requests - requestsBefore;
+  stats.totalMs = performance.now() - began;
 
   const results = requests.map((r): FrameResult => {
     const result = done.get(r.id);

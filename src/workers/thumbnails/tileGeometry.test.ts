@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TIMELINE } from '../../contract';
-import { coverRect, frameIndexOf, thumbnailKey, tilePixels } from './tileGeometry';
+import { coverRect, frameIndexOf, keyframeIndexOf, thumbnailKey, tilePixels } from './tileGeometry';
 
 describe('tile geometry', () => {
   it('sizes bitmaps for the device pixel ratio, at most 2x', () => {
@@ -21,5 +21,11 @@ describe('tile geometry', () => {
     expect(frameIndexOf(7.99 / 25, 25)).toBe(7);
     expect(frameIndexOf(-1, 25)).toBe(0);
     expect(thumbnailKey(7, 'exact', 140, 90)).not.toBe(thumbnailKey(7, 'keyframe', 140, 90));
+  });
+
+  it('maps a time to the keyframe shown at or before it', () => {
+    const keys = [0, 2, 4, 6.5];
+    expect([-1, 0, 1.99, 2, 3.9, 4, 6.49, 6.5, 100].map((t) => keyframeIndexOf(t, keys))).toEqual([0, 0, 0, 1, 1, 2, 2, 3, 3]);
+    expect(thumbnailKey('k3', 'keyframe', 140, 90)).not.toBe(thumbnailKey(3, 'keyframe', 140, 90));
   });
 });

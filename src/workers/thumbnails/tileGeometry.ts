@@ -20,6 +20,24 @@ export function coverRect(sw: number, sh: number, dw: number, dh: number): { x: 
 /** Frame number shown at `time` for a constant `frameRate` (a hair of tolerance so k/fps is frame k). */
 export const frameIndexOf = (time: number, frameRate: number) => Math.max(0, Math.floor(time * frameRate + 1e-6));
 
-/** Cache key of a thumbnail: the frame (time quantised to the frame rate), the precision and the pixel size. */
-export const thumbnailKey = (frame: number, precision: 'keyframe' | 'exact', width: number, height: number) =>
+/**
+ * Cache key of a thumbnail: the frame (time quantised to the frame rate, or for keyframe precision
+ * the keyframe once the worker has told us where they are), the precision and the pixel size.
+ */
+export const thumbnailKey = (frame: number | `k${number}`, precision: 'keyframe' | 'exact', width: number, height: number) =>
   `${frame}:${precision}:${width}x${height}`;
+
+/**
+ * Index of the keyframe shown at or before `time` in ascending `keyframeTimes` (0 before the
+ * first): every keyframe-precision request inside one GOP gets the same picture, so one cache entry.
+ */
+export function keyframeIndexOf(time: number, keyframeTimes: readonly number[]): number {
+  let lo = 0;
+  let hi = keyframeTimes.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (keyframeTimes[mid]! <= time + 1e-6) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -135,13 +135,15 @@ async function runViews(
   precision: 'keyframe' | 'exact',
   width: number,
   height: number,
+  /** 0: each view waits for the previous one to be painted; else a new view every `everyMs` (a fling). */
+  everyMs = 0,
 ): Promise<ViewsResult> {
   const h = handle(id);
   const batchMs: number[] = [];
   let thumbnails = 0;
   let failed = 0;
   const start = performance.now();
-  for (const times of views) {
+  const view = async (times: number[]) => {
     const t0 = performance.now();
     const settled = await Promise.allSettled(
       times.map((time) => h.source.get({ time, precision, width, height, signal: new AbortController().signal })),
@@ -149,6 +151,15 @@ async function runViews(
     batchMs.push(performance.now() - t0);
     thumbnails += settled.length;
     failed += settled.filter((s) => s.status === 'rejected').length;
+  };
+  if (everyMs === 0) for (const times of views) await view(times);
+  else {
+    const all: Promise<void>[] = [];
+    for (const times of views) {
+      all.push(view(times));
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+    await Promise.all(all);
   }
   return { batchMs, thumbnails, failed, totalMs: performance.now() - start };
 }

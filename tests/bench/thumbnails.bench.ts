@@ -1,0 +1,168 @@
+// Timeline thumbnails decoded in Chromium by the WebCodecs worker, through the real
+// createThumbnailSource path (batching, queue, image cache, worker), from a 10-minute 720p H.264
+// file served with byte ranges like the media source route. Each row starts a new source, so the
+// cache is cold. Run under the Chromium lock:
+//   flock /tmp/clipseek-chromium.lock npm run bench thumbnails
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { TIMELINE } from '../../src/contract';
+import { openPage, servePages } from '../browser/harness';
+import type { CreateOptions, ThumbnailsDriver, ViewsResult } from '../browser/pages/thumbnails/index';
+import type { ThumbnailSourceStats } from '../../src/workers/thumbnails/thumbnailSource';
+
+const SECONDS = 600;
+const FPS = 25;
+const TIMELINE_PX = 1280;
+const TARGET_PER_SECOND = 100;
+const out = path.resolve('tests/bench/out');
+fs.mkdirSync(out, { recursive: true });
+const video = path.join(out, 'thumbnails-10min-720p.mp4');
+
+/**
+ * Like a camera or phone file: H.264 High, 2 s GOPs, ~3 Mbit/s of moving test pattern with sensor-like
+ * noise and a burnt-in timecode, moov at the end (ffmpeg's default, no faststart).
+ */
+function makeVideo() {
+  const partial = video.replace(/\.mp4$/, '.partial.mp4');
+  console.log(`generating ${path.relative(process.cwd(), video)} (a few minutes, cached afterwards)...`);
+  execFileSync('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=1280x720:r=${FPS}:d=${SECONDS}`],
+    '-vf',
+    "noise=alls=6:allf=t,drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf:text='%{pts\\:hms}':x=24:y=24:fontsize=56:fontcolor=white:box=1:boxcolor=black@0.6",
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-g', '50', '-crf', '23', '-pix_fmt', 'yuv420p', partial],
+  ]);
+  fs.renameSync(partial, video);
+}
+
+/** Tiles across the timeline at a zoom (100 % = whole media), as the timeline lays them out. */
+function zoomViews(zoom: number): number[][] {
+  const visible = (SECONDS * TIMELINE.minZoom) / zoom;
+  const tilesPerView = Math.ceil(TIMELINE_PX / TIMELINE.thumbnailFrameWidth);
+  const spacing = visible / (TIMELINE_PX / TIMELINE.thumbnailFrameWidth);
+  const views: number[][] = [];
+  for (let left = 0; left < SECONDS - 1e-9; left += visible) {
+    views.push(Array.from({ length: tilesPerView }, (_, i) => left + i * spacing).filter((t) => t < SECONDS));
+  }
+  return views;
+}
+
+interface Row {
+  name: string;
+  precision: 'keyframe' | 'exact';
+  views: number[][];
+  /** 0: the next view waits until the last is painted; else views come this often without waiting (a fling). */
+  everyMs?: number;
+}
+
+const rows: Row[] = [
+  ...[100, 400, 1600].map((zoom): Row => ({ name: `sweep ${zoom} % zoom`, precision: 'keyframe', views: zoomViews(zoom) })),
+  { name: 'fling 1600 % zoom, view/16 ms', precision: 'keyframe', views: zoomViews(1600), everyMs: 16 },
+  {
+    // A scrub across the whole file: 600 positions (1 s apart, so 300 distinct keyframes), 10 per view update.
+    name: 'scrub 600 positions',
+    precision: 'keyframe',
+    views: Array.from({ length: 60 }, (_, v) => Array.from({ length: 10 }, (_, i) => v * 10 + i + 0.5)),
+  },
+  {
+    // Fine zoom (10000 %: 6 s across the timeline), frame-exact tiles, at 8 places spread over the file.
+    name: 'exact 10000 % zoom',
+    precision: 'exact',
+    views: Array.from({ length: 8 }, (_, v) => {
+      const left = 37 + v * 71.3;
+      const spacing = (SECONDS * TIMELINE.minZoom) / TIMELINE.maxZoom / (TIMELINE_PX / TIMELINE.thumbnailFrameWidth);
+      return Array.from({ length: Math.ceil(TIMELINE_PX / TIMELINE.thumbnailFrameWidth) }, (_, i) => left + i * spacing);
+    }),
+  },
+];
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
+async function main() {
+  if (!fs.existsSync(video)) makeVideo();
+  const size = fs.statSync(video).size;
+  const files: Record<string, string> = {};
+  rows.forEach((_, i) => (files[`/media/bench-${i}.mp4`] = video));
+  const server = await servePages(files);
+  const browser = await openPage(server, 'thumbnails/index.html');
+  let errors = 0;
+  try {
+    await browser.page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+    // The harness sends every request through Playwright to catch off-host ones, which makes each
+    // range request 2-3x slower than in a plain browser. This page makes none once loaded (checked
+    // below from the server's log), so the measurement runs without that detour.
+    if (!process.env.BENCH_KEEP_ROUTE) await browser.context.unroute('**/*');
+    const drive = <T>(fn: (thumbs: ThumbnailsDriver, arg: never) => T | Promise<T>, arg: unknown): Promise<T> =>
+      browser.page.evaluate(`(${fn.toString()})(window.thumbs, ${JSON.stringify(arg)})`) as Promise<T>;
+
+    const table: Record<string, string | number>[] = [];
+    for (const [i, row] of rows.entries()) {
+      const url = `/media/bench-${i}.mp4`;
+      const options: CreateOptions = { sourceUrl: url, thumbnailPath: '/no-server-thumbnails.webp', duration: SECONDS, frameRate: FPS };
+      const id = await drive((t, o: CreateOptions) => t.create(o), options);
+      const result = await drive(
+        (t, a: [number, number[][], 'keyframe' | 'exact', number, number, number]) => t.runViews(a[0], a[1], a[2], a[3], a[4], a[5]),
+        [id, row.views, row.precision, TIMELINE.thumbnailFrameWidth, TIMELINE.thumbnailRowHeight, row.everyMs ?? 0],
+      );
+      const stats = await drive((t, a: number) => t.stats(a), id);
+      const fallbacks = await drive((t, a: number) => t.fallbacks(a), id);
+      await drive((t, a: number) => t.destroy(a), id);
+      const reads = server.requests.filter((r) => r.path === url);
+      const whole = reads.filter((r) => !r.range).length;
+      if (result.failed || whole || fallbacks.length || stats.mode !== 'worker') {
+        errors++;
+        console.error(
+          `${row.name}: ${result.failed} failed, ${whole} whole-file reads, mode ${stats.mode}, fallbacks ${JSON.stringify(fallbacks)}`,
+        );
+      }
+      table.push(summarise(row, result, stats, reads, size));
+    }
+    console.table(table);
+    const coarse = table.filter((r) => r.precision === 'keyframe');
+    const slowest = Math.min(...coarse.map((r) => Number(r['thumbs/s'])));
+    const dpr = await drive((t) => t.devicePixelRatio(), null);
+    console.log(
+      `file ${(size / 1e6).toFixed(1)} MB, ${SECONDS} s 1280x720 ${FPS} fps H.264, moov at end; tiles ${TIMELINE.thumbnailFrameWidth}x${TIMELINE.thumbnailRowHeight} CSS px at devicePixelRatio ${dpr}`,
+    );
+    console.log(
+      `coarse zoom (keyframe precision, cold cache): slowest ${slowest} thumbnails/s; target >= ${TARGET_PER_SECOND}: ${slowest >= TARGET_PER_SECOND ? 'met' : 'NOT met'}`,
+    );
+    if (browser.pageErrors.length) {
+      errors++;
+      console.error('page errors:', browser.pageErrors);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  if (errors) process.exit(1);
+}
+
+function summarise(row: Row, r: ViewsResult, s: ThumbnailSourceStats, reads: { bytes: number }[], size: number) {
+  const bytes = reads.reduce((n, x) => n + x.bytes, 0);
+  return {
+    row: row.name,
+    precision: row.precision,
+    views: row.views.length,
+    thumbs: r.thumbnails,
+    'thumbs/s': Math.round((r.thumbnails / r.totalMs) * 1000),
+    'batch p50 ms': Math.round(percentile(r.batchMs, 50)),
+    'batch p95 ms': Math.round(percentile(r.batchMs, 95)),
+    decoded: s.chunksDecoded,
+    'cache hits': s.cacheHits,
+    'MB read': +(bytes / 1e6).toFixed(1),
+    '% of file': +((bytes / size) * 100).toFixed(1),
+    requests: reads.length,
+    'worker ms/thumb (bytes/draw/all)': [s.workerWaitBytesMs, s.workerDrawMs, s.workerBatchMs]
+      .map((ms) => (ms / r.thumbnails).toFixed(1))
+      .join(' / '),
+  };
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
