@@ -191,6 +191,11 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     );
     cleanup.push(() => app.close());
 
+    if (config.role !== 'api') {
+      const n = await ingest.backfillShotTerms();
+      if (n) log.info({ media: n }, 'shot index written for media indexed before it existed');
+    }
+
     const boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));
     queueRef.boss = boss;
     cleanup.push(() => boss.stop({ graceful: true, wait: true, timeout: 10_000 }));

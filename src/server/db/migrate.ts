@@ -5,6 +5,7 @@ import * as m0003 from './migrations/0003_credits';
 import * as m0004 from './migrations/0004_billing';
 import * as m0005 from './migrations/0005_index';
 import * as m0006 from './migrations/0006_embedding_index';
+import * as m0007 from './migrations/0007_shot_terms';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_billing': m0004,
   '0005_index': m0005,
   '0006_embedding_index': m0006,
+  '0007_shot_terms': m0007,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -70,6 +70,7 @@ export interface DB {
   invoices: InvoicesTable;
   billing_events: BillingEventsTable;
   shots: ShotsTable;
+  shot_terms: ShotTermsTable;
   keyframes: KeyframesTable;
   transcript_segments: TranscriptSegmentsTable;
 }
@@ -228,6 +229,14 @@ export interface ShotsTable {
   start: number;
   end: number;
   description: Generated<string>;
+}
+
+export interface ShotTermsTable {
+  library_id: string;
+  media_id: string;
+  shot_idx: number;
+  term: string;
+  score: number;
 }
 
 export interface KeyframesTable {

@@ -162,7 +162,7 @@ export class IndexRepository {
   /** Copies shots, keyframes (with features) and transcript of one media to another, in one transaction. */
   async copyIndex(fromId: string, toId: string, toLibraryId: string) {
     await this.db.transaction().execute(async (trx) => {
-      for (const t of ['shots', 'keyframes', 'transcript_segments'] as const)
+      for (const t of ['shots', 'shot_terms', 'keyframes', 'transcript_segments'] as const)
         await trx.deleteFrom(t).where('media_id', '=', toId).execute();
       await sql`insert into shots (media_id, idx, start, "end", description) select ${toId}, idx, start, "end", description from shots where media_id = ${fromId}`.execute(
         trx,
@@ -171,11 +171,40 @@ export class IndexRepository {
         select ${toId}, ${toLibraryId}, t, shot_idx, objects, classes, colours, ocr, terms, embedding, embedding_r, clip from keyframes where media_id = ${fromId}`.execute(
         trx,
       );
+      await sql`insert into shot_terms (library_id, media_id, shot_idx, term, score)
+        select ${toLibraryId}, ${toId}, shot_idx, term, score from shot_terms where media_id = ${fromId}`.execute(trx);
       await sql`insert into transcript_segments (media_id, library_id, start, "end", text, speaker, words)
         select ${toId}, ${toLibraryId}, start, "end", text, speaker, words from transcript_segments where media_id = ${fromId}`.execute(
         trx,
       );
     });
+  }
+
+  /** Replaces a media's rows of the shot index (see migration 0007). */
+  async replaceShotTerms(mediaId: string, libraryId: string, rows: Array<{ shotIdx: number; term: string; score: number }>) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('shot_terms').where('media_id', '=', mediaId).execute();
+      for (let i = 0; i < rows.length; i += 1000)
+        await trx
+          .insertInto('shot_terms')
+          .values(
+            rows
+              .slice(i, i + 1000)
+              .map((r) => ({ library_id: libraryId, media_id: mediaId, shot_idx: r.shotIdx, term: r.term, score: r.score })),
+          )
+          .execute();
+    });
+  }
+
+  /** Completed media with keyframes but no shot index rows (indexed before the shot index existed). */
+  async mediaWithoutShotTerms() {
+    return this.db
+      .selectFrom('media as m')
+      .select(['m.id', 'm.library_id'])
+      .where('m.status', '=', 'completed')
+      .where((eb) => eb.exists(eb.selectFrom('keyframes as k').select('k.id').whereRef('k.media_id', '=', 'm.id')))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('shot_terms as s').select('s.shot_idx').whereRef('s.media_id', '=', 'm.id'))))
+      .execute();
   }
 
   transcript(mediaId: string) {

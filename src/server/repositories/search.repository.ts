@@ -32,18 +32,55 @@ export class SearchRepository {
     return q;
   }
 
-  /** Keyframes whose index terms contain any of `terms`. */
-  async byTerms(libraryIds: string[], terms: string[], mediaIds?: string[], limit = 5000): Promise<FrameRow[]> {
-    if (!terms.length) return [];
-    const query = terms
-      .map((t) => t.replace(/[^a-z0-9]/g, ''))
-      .filter(Boolean)
-      .join(' | ');
-    if (!query) return [];
-    return (await this.frames(libraryIds, mediaIds)
-      .where(sql<boolean>`k.terms @@ to_tsquery('simple', ${query})`)
-      .limit(limit)
+  /** The best shots for one word and its forms, from the shot index: an ordered index range per form. */
+  async topShots(libraryIds: string[], forms: string[], limit: number, mediaIds?: string[]) {
+    const best = new Map<string, { mediaId: string; shotIdx: number; score: number }>();
+    for (const form of forms) {
+      let q = this.db
+        .selectFrom('shot_terms')
+        .select(['media_id', 'shot_idx', 'score'])
+        .where('library_id', 'in', libraryIds)
+        .where('term', '=', form)
+        .orderBy('score', 'desc')
+        .limit(limit);
+      if (mediaIds?.length) q = q.where('media_id', 'in', mediaIds);
+      for (const r of await q.execute()) {
+        const key = `${r.media_id}:${r.shot_idx}`;
+        if (r.score > (best.get(key)?.score ?? 0)) best.set(key, { mediaId: r.media_id, shotIdx: r.shot_idx, score: r.score });
+      }
+    }
+    return [...best.values()];
+  }
+
+  /** The keyframes (with their labels) of the given shots, of completed media only. */
+  async framesOfShots(shots: Array<{ mediaId: string; shotIdx: number }>): Promise<FrameRow[]> {
+    if (!shots.length) return [];
+    const pairs = sql.join(shots.map((s) => sql`(${s.mediaId}::uuid, ${s.shotIdx}::int)`));
+    return (await this.db
+      .selectFrom('keyframes as k')
+      .innerJoin('media as m', 'm.id', 'k.media_id')
+      .select(['k.id', 'k.media_id', 'k.library_id', 'k.t', 'k.shot_idx', 'k.objects', 'k.classes', 'k.colours', 'k.ocr'])
+      .where('m.status', '=', 'completed')
+      .where(sql<boolean>`(k.media_id, k.shot_idx) in (${pairs})`)
       .execute()) as unknown as FrameRow[];
+  }
+
+  /**
+   * For each given shot: its keyframe times in order and where the shot ends — what is needed to
+   * join adjacent matching keyframes into moments without reading whole media.
+   */
+  async shotTimes(shots: Array<{ mediaId: string; shotIdx: number }>): Promise<Map<string, { times: number[]; end: number | null }>> {
+    const out = new Map<string, { times: number[]; end: number | null }>();
+    if (!shots.length) return out;
+    const pairs = sql.join(shots.map((s) => sql`(${s.mediaId}::uuid, ${s.shotIdx}::int)`));
+    const rows = await sql<{ media_id: string; shot_idx: number; times: number[]; end: number | null }>`
+      select k.media_id, k.shot_idx, array_agg(k.t order by k.t) as times, max(s."end") as "end"
+      from keyframes k left join shots s on s.media_id = k.media_id and s.idx = k.shot_idx
+      where (k.media_id, k.shot_idx) in (${pairs})
+      group by k.media_id, k.shot_idx`.execute(this.db);
+    for (const r of rows.rows)
+      out.set(`${r.media_id}:${r.shot_idx}`, { times: r.times.map(Number), end: r.end === null ? null : Number(r.end) });
+    return out;
   }
 
   /**
@@ -111,21 +148,6 @@ export class SearchRepository {
       .where('embedding', 'is not', null)
       .executeTakeFirst();
     return r?.v ? Float32Array.from(JSON.parse(r.v) as number[]) : null;
-  }
-
-  /** Every keyframe time of the given media, in order: where each frame's span ends. */
-  async frameTimes(mediaIds: string[]): Promise<Map<string, number[]>> {
-    const out = new Map<string, number[]>();
-    if (!mediaIds.length) return out;
-    const rows = await this.db
-      .selectFrom('keyframes')
-      .select(['media_id', 't'])
-      .where('media_id', 'in', mediaIds)
-      .orderBy('media_id')
-      .orderBy('t')
-      .execute();
-    for (const r of rows) (out.get(r.media_id) ?? out.set(r.media_id, []).get(r.media_id)!).push(r.t);
-    return out;
   }
 
   /** Transcript segments matching a full-text query, best first. */

@@ -5,6 +5,7 @@ import { canAfford, ingestCost } from '../../contract';
 import { readAll, type BlobStore } from '../adapters/blobs/blobStore';
 import { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from '../adapters/media/ffmpeg';
 import { NotMediaError, probe, stillWebp, type ProbeResult } from '../adapters/media/ffprobe';
+import { cachedExpander, shotTermScores, type FrameLabels } from './visualTerms';
 import type { IndexRepository } from '../repositories/index.repository';
 import type { MediaRepository, MediaRow } from '../repositories/media.repository';
 import { InsufficientCreditsError } from './ledger.service';
@@ -60,6 +61,25 @@ export const keyframeKey = (id: string, t: number) => `derived/${id}/kf/${Math.r
  */
 export class IngestService {
   constructor(private readonly d: IngestDeps) {}
+
+  private readonly expand = cachedExpander((l) => this.d.models.expandLabel(l));
+
+  /** Writes the shot index (each shot's best score per word) of a media from its keyframes' labels. */
+  private async indexShotTerms(mediaId: string, libraryId: string) {
+    const byShot = new Map<number, FrameLabels[]>();
+    for (const f of await this.d.index.keyframes(mediaId)) (byShot.get(f.shot_idx) ?? byShot.set(f.shot_idx, []).get(f.shot_idx)!).push(f);
+    const rows = [...byShot].flatMap(([shotIdx, frames]) =>
+      [...shotTermScores(frames, this.expand)].map(([term, score]) => ({ shotIdx, term, score })),
+    );
+    await this.d.index.replaceShotTerms(mediaId, libraryId, rows);
+  }
+
+  /** Media indexed before the shot index existed get their rows (run once at start; idempotent). */
+  async backfillShotTerms(): Promise<number> {
+    const pending = await this.d.index.mediaWithoutShotTerms();
+    for (const m of pending) await this.indexShotTerms(m.id, m.library_id);
+    return pending.length;
+  }
 
   async run(mediaId: string): Promise<void> {
     const start = await this.d.media.transition(mediaId, ['queued', 'processing'], { status: 'processing', error_message: null });
@@ -304,6 +324,7 @@ export class IngestService {
           const inShot = frames.filter((f) => f.shot_idx === shot.idx);
           await this.d.index.setShotDescription(media.id, shot.idx, describeShot(inShot));
         }
+        await this.indexShotTerms(media.id, media.library_id);
         return;
       }
       case 'complete': {

@@ -18,14 +18,16 @@ import type { FrameRow, SearchRepository } from '../repositories/search.reposito
 import type { UserRow } from '../repositories/user.repository';
 import { toMedia } from './mediaView';
 import type { IndexModels } from './ports';
+import { cachedExpander, evidenceOf, frameScore } from './visualTerms';
 
 const STOPWORDS = new Set(
   'a an and are as at be by for from has have in into is it its of on or over the their there this to under was were with without while near'.split(
     ' ',
   ),
 );
-/** A hypernym or synonym match counts a little less than the label itself. */
-const EXPANDED_MATCH = 0.85;
+/** Shots read from the shot index per query word, and how many of the best are scored keyframe by keyframe. */
+const SHOT_CANDIDATES = 400;
+const SHOTS_SCORED = 200;
 const RRF_K = 60;
 const IMAGE_CANDIDATES = 400;
 
@@ -43,21 +45,9 @@ export interface SearchDeps {
 
 /** Finds moments by what is seen (text, image, moment), what is said, or both fused. */
 export class SearchService {
-  private expandCache = new Map<string, Set<string>>();
-  constructor(private readonly d: SearchDeps) {}
-
-  private expanded(label: string) {
-    let s = this.expandCache.get(label);
-    if (!s) {
-      s = new Set(
-        this.d.models
-          .expandLabel(label)
-          .flatMap((x) => x.toLowerCase().split(/[^a-z0-9]+/))
-          .filter(Boolean),
-      );
-      this.expandCache.set(label, s);
-    }
-    return s;
+  private readonly expanded: (label: string) => Set<string>;
+  constructor(private readonly d: SearchDeps) {
+    this.expanded = cachedExpander((l) => d.models.expandLabel(l));
   }
 
   private async ownedLibraryIds(user: UserRow, ids: string[]) {
@@ -77,53 +67,23 @@ export class SearchService {
       .map((w) => ({ word: w, forms: [...new Set([w, ...this.d.models.normaliseQueryTerm(w).map((x) => x.toLowerCase())])] }));
   }
 
-  /**
-   * How well a keyframe shows each query word. Every label that is (or expands to) the word is
-   * evidence, combined as a noisy-OR; detected objects count by their prominence (box size), so a
-   * dog filling the frame beats a small dog in a crowd.
-   */
-  private frameScore(frame: FrameRow, words: Array<{ forms: string[] }>) {
-    const prominence = (box?: number[]) => {
-      if (!box) return 1;
-      const area = Math.max(0, (box[2]! - box[0]!) * (box[3]! - box[1]!));
-      return 0.6 + 0.4 * Math.min(1, Math.sqrt(area) / 0.5);
-    };
-    const labels: Array<{ label: string; score: number; expand: boolean }> = [
-      ...(frame.objects as Array<{ label: string; score: number; box?: number[] }>).map((o) => ({
-        label: o.label,
-        score: o.score * prominence(o.box),
-        expand: true,
-      })),
-      ...frame.classes.map((c) => ({ label: c.label, score: c.score, expand: true })),
-      // colours and on-screen words are matched as they are: WordNet senses of 'grey' are not wanted
-      ...frame.colours.map((c) => ({ label: c.name, score: Math.min(1, c.fraction * 2), expand: false })),
-      ...frame.ocr
-        .split(' ')
-        .filter(Boolean)
-        .map((w) => ({ label: w, score: 1, expand: false })),
-    ];
-    let total = 0;
-    for (const w of words) {
-      let miss = 1;
-      for (const l of labels) {
-        const own = l.label.toLowerCase().split(/[^a-z0-9]+/);
-        let s = 0;
-        if (w.forms.some((f) => own.includes(f))) s = l.score;
-        else if (l.expand && w.forms.some((f) => this.expanded(l.label).has(f))) s = l.score * EXPANDED_MATCH;
-        miss *= 1 - Math.min(0.999, s);
-      }
-      total += 1 - miss;
-    }
-    return total / Math.max(1, words.length);
-  }
-
   private async visualByText(libraryIds: string[], text: string, mediaIds?: string[]): Promise<Scored[]> {
     const words = this.queryWords(text);
     if (!words.length) return [];
-    const frames = await this.d.search.byTerms(libraryIds, [...new Set(words.flatMap((w) => w.forms))], mediaIds);
+    // Candidate shots from the shot index (each word's best shots), ranked by their mean score over
+    // the words as frameScore ranks keyframes; then the keyframes of the best shots, scored exactly.
+    const shots = new Map<string, { mediaId: string; shotIdx: number; score: number }>();
+    for (const w of words)
+      for (const s of await this.d.search.topShots(libraryIds, w.forms, SHOT_CANDIDATES, mediaIds)) {
+        const key = `${s.mediaId}:${s.shotIdx}`;
+        const cur = shots.get(key) ?? { mediaId: s.mediaId, shotIdx: s.shotIdx, score: 0 };
+        cur.score += s.score / words.length;
+        shots.set(key, cur);
+      }
+    const best = [...shots.values()].sort((a, b) => b.score - a.score).slice(0, SHOTS_SCORED);
     const scored = new Map<string, Scored>();
-    for (const f of frames) {
-      const s = this.frameScore(f, words);
+    for (const f of await this.d.search.framesOfShots(best)) {
+      const s = frameScore(evidenceOf(f), words, this.expanded);
       if (s > 0) scored.set(f.id, { frame: f, score: s });
     }
     // CLIP, when installed, adds text-to-image similarity (useful for things no label names).
@@ -167,23 +127,33 @@ export class SearchService {
     return embedding;
   }
 
-  /** Adjacent matching keyframes of a media become one moment spanning them. */
+  /**
+   * Adjacent matching keyframes of one shot become one moment, from the first to where the next
+   * keyframe (or the shot) begins; a moment never spans a cut.
+   */
   private async toMoments(scored: Scored[]): Promise<Moment[]> {
-    const byMedia = new Map<string, Scored[]>();
-    for (const s of scored) (byMedia.get(s.frame.media_id) ?? byMedia.set(s.frame.media_id, []).get(s.frame.media_id)!).push(s);
-    const times = await this.d.search.frameTimes([...byMedia.keys()]);
-    const durations = new Map((await this.d.media.manyById([...byMedia.keys()])).map((m) => [m.id, m.duration ?? 0]));
+    const byShot = new Map<string, Scored[]>();
+    for (const s of scored) {
+      const key = `${s.frame.media_id}:${s.frame.shot_idx}`;
+      (byShot.get(key) ?? byShot.set(key, []).get(key)!).push(s);
+    }
+    const shotKeys = [...byShot.values()].map((l) => ({ mediaId: l[0]!.frame.media_id, shotIdx: l[0]!.frame.shot_idx }));
+    const times = await this.d.search.shotTimes(shotKeys);
+    const mediaIds = [...new Set(shotKeys.map((k) => k.mediaId))];
+    const durations = new Map((await this.d.media.manyById(mediaIds)).map((m) => [m.id, m.duration ?? 0]));
     const out: Moment[] = [];
-    for (const [mediaId, list] of byMedia) {
-      const ts = times.get(mediaId) ?? [];
-      const index = new Map(ts.map((t, i) => [t, i]));
+    for (const [key, list] of byShot) {
+      const mediaId = list[0]!.frame.media_id;
+      const shot = times.get(key) ?? { times: list.map((s) => s.frame.t).sort((a, b) => a - b), end: null };
+      const index = new Map(shot.times.map((t, i) => [t, i]));
       list.sort((a, b) => a.frame.t - b.frame.t);
       let run: Scored[] = [];
       const flush = () => {
         if (!run.length) return;
         const first = run[0]!;
-        const lastIdx = index.get(run[run.length - 1]!.frame.t) ?? 0;
-        const end = ts[lastIdx + 1] ?? Math.max(durations.get(mediaId) ?? 0, run[run.length - 1]!.frame.t + 0.1);
+        const last = run[run.length - 1]!;
+        const next = shot.times[(index.get(last.frame.t) ?? shot.times.length) + 1];
+        const end = next ?? shot.end ?? Math.max(durations.get(mediaId) ?? 0, last.frame.t + 0.1);
         out.push({
           id: momentId(mediaId, first.frame.t, end),
           mediaId,
@@ -197,9 +167,7 @@ export class SearchService {
       };
       for (const s of list) {
         const prev = run[run.length - 1];
-        // a moment never spans a cut: adjacent matching keyframes of one shot only
-        if (prev && ((index.get(s.frame.t) ?? -9) !== (index.get(prev.frame.t) ?? -9) + 1 || s.frame.shot_idx !== prev.frame.shot_idx))
-          flush();
+        if (prev && (index.get(s.frame.t) ?? -9) !== (index.get(prev.frame.t) ?? -9) + 1) flush();
         run.push(s);
       }
       flush();
