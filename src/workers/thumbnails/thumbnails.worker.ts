@@ -142,7 +142,13 @@ async function openSource(url: string): Promise<SourceInfo> {
   const entry = file.getTrackById(track.id).mdia.minf.stbl.stsd.entries[0] as VisualSampleEntry;
   const width = track.video?.width || entry.width;
   const height = track.video?.height || entry.height;
-  const config: VideoDecoderConfig = { codec: track.codec, codedWidth: entry.width || width, codedHeight: entry.height || height };
+  // optimizeForLatency: frames come out as soon as decoded instead of after the reorder window.
+  const config: VideoDecoderConfig = {
+    codec: track.codec,
+    codedWidth: entry.width || width,
+    codedHeight: entry.height || height,
+    optimizeForLatency: true,
+  };
   const description = descriptionOf(entry, movieBytes);
   if (description) config.description = description;
   let decodable = false;
