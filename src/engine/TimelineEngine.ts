@@ -79,6 +79,8 @@ export interface FrameStats {
   renderMs: number;
   /** A 1-pixel readPixels after the draw, i.e. waiting for the GPU; only with `syncGpu`. */
   gpuSyncMs: number | null;
+  /** A second readPixels right after: the bare round trip, with no drawing left to wait for. */
+  roundTripMs: number | null;
 }
 
 export interface TimelineEngineOptions {
@@ -218,6 +220,7 @@ export class TimelineEngine {
       this.options.thumbnails ?? null,
       () => this.invalidate(),
       (m) => this.options.onThumbnailError?.(m),
+      (fn, ms) => this.teardown.timeout(fn, ms),
     );
     this.rangeLayer = new RangeLayer();
     this.playhead = new PlayheadLayer();
@@ -322,15 +325,21 @@ export class TimelineEngine {
     app.render();
     const t2 = performance.now();
     let gpuSyncMs: number | null = null;
+    let roundTripMs: number | null = null;
     if (this.options.syncGpu) {
       const gl = (app.renderer as { gl?: WebGLRenderingContext }).gl;
       if (gl) {
-        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-        gpuSyncMs = performance.now() - t1;
+        const pixel = new Uint8Array(4);
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+        const t3 = performance.now();
+        gpuSyncMs = t3 - t1;
+        // A second read has nothing left to wait for: the bare round trip to the GPU process.
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+        roundTripMs = performance.now() - t3;
       }
     }
     this.renders++;
-    this.options.onFrame?.({ updateMs: t1 - t0, renderMs: t2 - t1, gpuSyncMs });
+    this.options.onFrame?.({ updateMs: t1 - t0, renderMs: t2 - t1, gpuSyncMs, roundTripMs });
   }
 
   /** Re-reads the container's width and redraws (the ResizeObserver calls this too). */

@@ -430,17 +430,26 @@ describe('thumbnails', () => {
       const t = window.t!;
       window.thumbs!.requests.length = 0;
       t.engine.setZoom(10_000, t.clientX(500));
-      await t.settle(); // requests start; answers take 300 ms
+      await t.settle();
+      const whileZooming = window.thumbs!.requests.length; // none until the scale settles (120 ms)
+      await new Promise((r) => setTimeout(r, 200)); // requests start; answers take 300 ms
       t.engine.panBy(2000); // every tile leaves before its picture arrives
       await t.settle();
       const aborted = window.thumbs!.aborted;
       await new Promise((r) => setTimeout(r, 400));
       await t.settle();
       const d = t.engine.debug.thumbnails!;
-      return { precisions: [...new Set(window.thumbs!.requests.map((q) => q.precision))], aborted, live: d.live, received: d.received };
+      return {
+        precisions: [...new Set(window.thumbs!.requests.map((q) => q.precision))],
+        aborted,
+        live: d.live,
+        received: d.received,
+        whileZooming,
+      };
     });
     // 10 000 % of 2 h over 1000 px: 72 s visible, tiles of 10 s -> still keyframes.
     expect(fine.precisions).toEqual(['keyframe']);
+    expect(fine.whileZooming).toBe(0);
     expect(fine.aborted).toBeGreaterThanOrEqual(7);
     expect(fine.live).toBeLessThanOrEqual(9);
     const exact = await page.evaluate(async () => {
@@ -450,6 +459,7 @@ describe('thumbnails', () => {
       window.thumbs = new window.engineTest.SyntheticThumbnails({});
       window.t = await window.engineTest.TestTimeline.create({ width: 1000, media: { duration: 60 }, thumbnails: window.thumbs });
       window.t.engine.setZoom(10_000);
+      await new Promise((r) => setTimeout(r, 200));
       await window.t.settle();
       return [...new Set(window.thumbs.requests.slice(-8).map((q) => q.precision))];
     });
@@ -461,11 +471,10 @@ describe('thumbnails', () => {
     await timeline({ width: 1000, media: { duration: 600 } }, { failWith: 'Failed to generate thumbnail' });
     const r = await page.evaluate(async () => {
       const t = window.t!;
-      await new Promise((r) => setTimeout(r, 50));
+      await t.thumbnailsIdle();
       t.engine.panBy(100);
       t.engine.setZoom(400);
-      await t.settle();
-      await new Promise((r) => setTimeout(r, 50));
+      await t.thumbnailsIdle();
       return { errors: t.thumbnailErrors, requests: window.thumbs!.requests.length, live: t.engine.debug.thumbnails!.live };
     });
     expect(r.errors).toEqual(['Failed to generate thumbnail']);
@@ -493,7 +502,7 @@ describe('rendering and teardown', () => {
     await timeline({ width: 1000, media: { duration: 600 }, range: { start: 100, end: 200 } }, {});
     const r = await page.evaluate(async () => {
       const t = window.t!;
-      await new Promise((r) => setTimeout(r, 100)); // thumbnails arrive
+      await t.thumbnailsIdle();
       const idle = await t.rendersWhileIdle(500);
       t.engine.seek(10);
       t.engine.seek(11);
@@ -505,6 +514,7 @@ describe('rendering and teardown', () => {
       t.engine.panBy(20);
       await t.settle();
       const batched = t.renders - before;
+      await t.thumbnailsIdle(); // the new scale's pictures come in
       const idleAgain = await t.rendersWhileIdle(500);
       return { idle, batched, idleAgain, frames: t.leftBehind().animationFrames };
     });

@@ -2,16 +2,22 @@ import { Graphics } from 'pixi.js';
 import { xOf, type RenderView } from './RenderView';
 import { COLORS } from './theme';
 
-/** The playhead: a 2 px line over both rows with a marker in the ruler. */
+/** The playhead: a 2 px line over both rows with a marker in the ruler. Drawn once, then moved. */
 export class PlayheadLayer {
   readonly graphics = new Graphics();
+  private height = 0;
 
   update(v: RenderView) {
-    const g = this.graphics.clear();
-    const x = Math.round(xOf(v, v.time));
-    if (x < -8 || x > v.width + 8) return;
+    const g = this.graphics;
     const bottom = v.rulerHeight + v.rowHeight;
-    g.rect(x - 1, 0, 2, bottom).fill(COLORS.playhead);
-    g.poly([x - 6, 0, x + 6, 0, x + 6, 8, x, 14, x - 6, 8]).fill(COLORS.playhead);
+    if (bottom !== this.height) {
+      this.height = bottom;
+      g.clear();
+      g.rect(-1, 0, 2, bottom).fill(COLORS.playhead);
+      g.poly([-6, 0, 6, 0, 6, 8, 0, 14, -6, 8]).fill(COLORS.playhead);
+    }
+    const x = Math.round(xOf(v, v.time));
+    g.visible = x >= -8 && x <= v.width + 8;
+    g.x = x;
   }
 }

@@ -1,33 +1,36 @@
 import { Container, Graphics } from 'pixi.js';
 import { xOf, type RenderView } from './RenderView';
-import { COLORS, HANDLE_WIDTH, SHADE_ALPHA } from './theme';
+import { COLORS, HANDLE_WIDTH } from './theme';
 
 /**
- * The moment range: media outside it is shaded, its edges are outlined in the accent colour, and
- * its two handles are bars just outside its start and end.
+ * The moment range: its edges are outlined in the accent colour, a band marks it in the ruler, and
+ * its two handles are bars just outside its start and end. (The thumbnail layer dims what is outside.)
  */
 export class RangeLayer {
   readonly container = new Container();
   private readonly shade = new Graphics();
   private readonly handles = new Graphics();
+  private key = '';
 
   constructor() {
     this.container.addChild(this.shade, this.handles);
   }
 
   update(v: RenderView) {
+    const xs = v.range ? Math.round(xOf(v, v.range.start)) : 0;
+    const xe = v.range ? Math.round(xOf(v, v.range.end)) : 0;
+    // Rebuilt only when the picture changes (not when only the playhead moves).
+    const key = v.range ? `${xs}:${xe}:${v.width}:${v.rulerHeight}:${v.rowHeight}:${v.activeHandle}` : 'none';
+    if (key === this.key) return;
+    this.key = key;
     const shade = this.shade.clear();
     const handles = this.handles.clear();
     if (!v.range) return;
     const top = v.rulerHeight;
     const bottom = v.rulerHeight + v.rowHeight;
-    const xs = Math.round(xOf(v, v.range.start));
-    const xe = Math.round(xOf(v, v.range.end));
     const left = Math.max(0, Math.min(v.width, xs));
     const right = Math.max(0, Math.min(v.width, xe));
-    if (left > 0) shade.rect(0, top, left, bottom - top);
-    if (right < v.width) shade.rect(right, top, v.width - right, bottom - top);
-    if (left > 0 || right < v.width) shade.fill({ color: COLORS.shade, alpha: SHADE_ALPHA });
+    // (The media outside the range is dimmed by the thumbnail layer.)
     // Outline of the range across the thumbnail row, and a band in the ruler.
     if (right > left) {
       shade

@@ -26,6 +26,8 @@ export class RulerLayer {
   private readonly labels: BitmapText[] = [];
   /** Labels shown in the last frame (for tests: labels exist only for the visible region). */
   visibleLabels = 0;
+  private backgroundKey = '';
+  private ticksKey = '';
 
   constructor() {
     ensureFont();
@@ -34,12 +36,20 @@ export class RulerLayer {
 
   update(v: RenderView) {
     const h = v.rulerHeight;
-    this.background
-      .clear()
-      .rect(0, 0, v.width, h)
-      .fill(COLORS.ruler)
-      .rect(0, h - 1, v.width, 1)
-      .fill(COLORS.tickMinor);
+    // Geometry is rebuilt only when what it shows changed (a playhead move changes neither).
+    const backgroundKey = `${v.width}:${h}`;
+    if (backgroundKey !== this.backgroundKey) {
+      this.backgroundKey = backgroundKey;
+      this.background
+        .clear()
+        .rect(0, 0, v.width, h)
+        .fill(COLORS.ruler)
+        .rect(0, h - 1, v.width, 1)
+        .fill(COLORS.tickMinor);
+    }
+    const ticksKey = `${v.width}:${v.viewStart}:${v.pxPerSecond}:${v.duration}:${v.fps}`;
+    if (ticksKey === this.ticksKey) return;
+    this.ticksKey = ticksKey;
 
     const clockWidth = 8 * LABEL_FONT.charWidth + 16;
     let choice = chooseTicks(v.pxPerSecond, v.fps, clockWidth);

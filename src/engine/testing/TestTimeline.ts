@@ -350,6 +350,15 @@ export class TestTimeline {
   // -------------------------------------------------------------------------------------------
   // Observation
 
+  /** Waits until no thumbnail is being asked for or awaited and the picture is drawn. */
+  async thumbnailsIdle(): Promise<void> {
+    for (;;) {
+      await this.settle();
+      const th = this.engine.debug.thumbnails;
+      if (!th || (th.inFlight === 0 && !th.settling && this.timers.frames.size === 0)) return;
+    }
+  }
+
   /** Renders during `ms` of doing nothing. */
   async rendersWhileIdle(ms: number): Promise<number> {
     await this.settle();

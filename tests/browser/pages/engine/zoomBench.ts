@@ -1,9 +1,10 @@
+import type { FrameStats } from '../../../../src/engine/TimelineEngine';
 import { WHEEL_ZOOM_RATE } from '../../../../src/engine/kernels';
 import { SyntheticThumbnails } from '../../../../src/engine/testing/SyntheticThumbnails';
 import { TestTimeline } from '../../../../src/engine/testing/TestTimeline';
 
 export interface ZoomBenchResult {
-  frames: { updateMs: number; renderMs: number; gpuSyncMs: number | null }[];
+  frames: FrameStats[];
   steps: number;
   maxZoom: number;
   finalZoom: number;
