@@ -86,8 +86,9 @@ export function TimelineView({ media, range, onRangeCommit, thumbnails, video, o
 
   useGesture(
     {
-      onWheel: ({ event }) => {
-        if (!engine) return;
+      onWheel: ({ event, last }) => {
+        // use-gesture ends a wheel gesture by replaying its last event with `last` set: skip it.
+        if (!engine || last) return;
         const intent = wheelIntent(event, hostRef.current?.clientWidth);
         if (!intent) return;
         event.preventDefault();
