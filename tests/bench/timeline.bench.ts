@@ -3,6 +3,7 @@
 // in headless Chromium (WebGL through SwiftShader). Prints per-frame timings; target p95 <= 16 ms.
 // Run: node --import tsx tests/bench/timeline.bench.ts  (or npm run bench timeline).
 // Launches Chromium: on shared machines wrap it in `flock /tmp/clipseek-chromium.lock`.
+import os from 'node:os';
 import { openPage, servePages } from '../browser/harness';
 
 const STEPS = 200;
@@ -26,6 +27,12 @@ async function main(): Promise<number> {
       const info = gl?.getExtension('WEBGL_debug_renderer_info');
       return info && gl ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : 'unknown';
     });
+    // A warm-up round first (discarded): SwiftShader compiles its pipelines on first use.
+    const warm = await page.evaluate(() => window.engineTest.runZoomBench({ width: 1280, steps: 40, syncGpu: true }));
+    const warmFrames = warm.frames.map((f) => f.updateMs + (f.gpuSyncMs ?? f.renderMs));
+    console.log(
+      `warm-up round (discarded): ${warmFrames.length} frames, p50 ${quantile(warmFrames, 0.5).toFixed(2)} ms, p95 ${quantile(warmFrames, 0.95).toFixed(2)} ms`,
+    );
     const result = await page.evaluate((steps) => window.engineTest.runZoomBench({ width: 1280, steps, syncGpu: true }), STEPS);
     const frames = result.frames;
     const rows: [string, number[]][] = [
@@ -36,7 +43,7 @@ async function main(): Promise<number> {
       ['  of which bare sync', frames.filter((f) => f.roundTripMs !== null).map((f) => f.roundTripMs!)],
       ['frame (all above)', frames.map((f) => f.updateMs + (f.gpuSyncMs ?? f.renderMs))],
     ];
-    console.log(`renderer: ${renderer}`);
+    console.log(`renderer: ${renderer}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
     console.log(
       `media 7200 s at 30 fps, ${WIDTH} px wide; ${result.steps} wheel steps (100 % -> ${Math.round(result.maxZoom)} % -> ${Math.round(result.finalZoom)} %)`,
     );

@@ -603,17 +603,15 @@ describe('screenshots', () => {
     for (const zoom of [100, 1000, 10_000]) {
       await page.evaluate(async (z) => {
         const t = window.t!;
-        t.engine.seek(3300);
+        t.engine.seek(z === 10_000 ? 3590 : 3300);
         t.engine.setZoom(z);
-        t.engine.seek(zoom_playhead(z));
-        await new Promise((r) => setTimeout(r, 120));
-        await t.settle();
-        function zoom_playhead(zz: number) {
-          return zz === 10_000 ? 3596 : 3300;
-        }
+        // At 10 000 % (72 s across) bring the range's end handle into view, at 80 % of the width.
+        if (z === 10_000) t.engine.panBy(t.clientXAt(3600) - t.clientX(0.8 * t.state.viewWidth));
+        await t.thumbnailsIdle();
       }, zoom);
       const s = await state();
       expect(s.zoom).toBeCloseTo(zoom, 6);
+      expect(s.range).toEqual({ start: 3000, end: 3600 });
       await page.screenshot({ path: path.join(SCREENSHOTS, `engine-zoom-${zoom}.png`), clip: { x: 0, y: 0, width: 1280, height: 170 } });
     }
   });
