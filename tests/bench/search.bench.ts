@@ -1,9 +1,10 @@
 // Search latency end to end over HTTP, on an index the size of 100 hours of video: 50 two-hour
 // media, 180,000 keyframes (one every 2 s) and 90,000 transcript segments, seeded synthetically into
-// the embedded database. Keyframes come in 5,000 shots of 36; each shot has its own labels (COCO
-// objects, ImageNet classes and colours, expanded through the real WordNet as ingest does), its own
-// image embedding (1280-d, non-negative like pooled CNN features) with per-keyframe noise, and
-// sometimes on-screen words. Transcript lines are ten random words of a 600-word vocabulary.
+// the embedded database. Keyframes come in shots of 2 to 6 (about 45,000 shots); each shot shows one
+// of 5,000 scenes: its labels (COCO objects, ImageNet classes and colours, expanded through the real
+// WordNet as ingest does, and the shot index rows ingest writes), its image embedding (1280-d,
+// non-negative like pooled CNN features) with per-keyframe noise, sometimes on-screen words.
+// Transcript lines are ten random words of a 600-word vocabulary.
 // The seeded data directory is kept in tests/bench/out/search-100h (delete it to seed afresh).
 // Queries go through the public API exactly as the app sends them: text, image (real photos through
 // the real classifier), moment (clipId), transcript and unified.
@@ -15,17 +16,18 @@ import { createWordNet } from '../../src/server/adapters/models/index';
 import { readImagenetLabels } from '../../src/server/adapters/models/mobilenet';
 import { EMBEDDING_DIMS, projectEmbedding } from '../../src/server/repositories/embeddingProjection';
 import { startServer } from '../../src/server/main';
+import { cachedExpander, shotTermScores } from '../../src/server/services/visualTerms';
 import { MODELS_DIR } from '../fixtures/modelsDir';
 import { client } from '../integration/support/harness';
 import { waitForStatus } from '../integration/support/upload';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
-const DATA_DIR = path.join(REPO, 'tests/bench/out/search-100h');
+const DATA_DIR = path.join(REPO, 'tests/bench/out/search-100h-v2');
 const MARK = path.join(DATA_DIR, 'bench-seed.json');
 const MEDIA = 50;
 const MEDIA_SECONDS = 7200;
 const KEYFRAME_EVERY = 2;
-const SHOT_KEYFRAMES = 36;
+const SCENES = 5000;
 const SEGMENT_SECONDS = 4;
 const COLOURS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'brown', 'black', 'white', 'grey'];
 const WORDS = (
@@ -95,13 +97,15 @@ if (fresh) {
     .filter(Boolean);
   const imagenet = readImagenetLabels(MODELS_DIR).map((l) => l.label);
   const wordnet = createWordNet(MODELS_DIR);
+  const expand = cachedExpander((l) => wordnet.expandLabel(l));
   await sql`create table bench_shots (i int primary key, objects jsonb, classes jsonb, colours jsonb, ocr text, terms text, e vector(1280), r vector(256))`.execute(
     db,
   );
-  const SHOTS = (MEDIA * MEDIA_SECONDS) / KEYFRAME_EVERY / SHOT_KEYFRAMES;
-  for (let i0 = 0; i0 < SHOTS; i0 += 100) {
+  await sql`create table bench_scene_terms (i int, term text, score real)`.execute(db);
+  for (let i0 = 0; i0 < SCENES; i0 += 100) {
     const rows = [];
-    for (let i = i0; i < Math.min(SHOTS, i0 + 100); i++) {
+    const termRows: Array<{ i: number; term: string; score: number }> = [];
+    for (let i = i0; i < Math.min(SCENES, i0 + 100); i++) {
       const objects = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => ({
         label: pick(coco),
         score: 0.4 + rand() * 0.6,
@@ -129,13 +133,19 @@ if (fresh) {
         e: vec(e),
         r: vec(projectEmbedding(e)),
       });
+      for (const [term, score] of shotTermScores([{ objects, classes, colours, ocr }], expand)) termRows.push({ i, term, score });
     }
     await db
       .insertInto('bench_shots' as never)
       .values(rows as never)
       .execute();
+    for (let j = 0; j < termRows.length; j += 2000)
+      await db
+        .insertInto('bench_scene_terms' as never)
+        .values(termRows.slice(j, j + 2000) as never)
+        .execute();
   }
-  console.log(`seeded ${SHOTS} shot templates in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`seeded ${SCENES} scenes in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   const perMedia = MEDIA_SECONDS / KEYFRAME_EVERY;
   for (let m = 0; m < MEDIA; m++) {
@@ -164,14 +174,29 @@ if (fresh) {
       } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
-    // Each keyframe: its shot's labels, its shot's embedding plus noise (full and projected alike).
+    // Shots of 2 to 6 keyframes, each showing a random scene: shots, shot index rows, keyframes with
+    // the scene's labels and its embedding plus noise (full and projected alike).
+    const shotOf: number[] = [];
+    const sceneOf: number[] = [];
+    for (let shot = 0; shotOf.length < perMedia; shot++) {
+      sceneOf.push(Math.floor(rand() * SCENES));
+      const len = 2 + Math.floor(rand() * 5);
+      for (let j = 0; j < len && shotOf.length < perMedia; j++) shotOf.push(shot);
+    }
+    await sql`insert into shots (media_id, idx, start, "end", description)
+      select ${media.id}, shot - 1, min(g) * ${KEYFRAME_EVERY}, (max(g) + 1) * ${KEYFRAME_EVERY}, ''
+      from unnest(${shotOf}::int[]) with ordinality as x(s, g1), lateral (select x.s + 1 as shot, (x.g1 - 1)::int as g) y
+      group by shot`.execute(db);
+    await sql`insert into shot_terms (library_id, media_id, shot_idx, term, score)
+      select ${libraryId}, ${media.id}, (x.idx - 1)::int, t.term, t.score
+      from unnest(${sceneOf}::int[]) with ordinality as x(scene, idx) join bench_scene_terms t on t.i = x.scene`.execute(db);
     await sql`insert into keyframes (media_id, library_id, t, shot_idx, objects, classes, colours, ocr, terms, embedding, embedding_r)
-      select ${media.id}, ${libraryId}, g * ${KEYFRAME_EVERY}, g / ${SHOT_KEYFRAMES}, s.objects, s.classes, s.colours, s.ocr,
+      select ${media.id}, ${libraryId}, (x.g - 1) * ${KEYFRAME_EVERY}, x.shot, s.objects, s.classes, s.colours, s.ocr,
         to_tsvector('simple', s.terms),
-        (select array_agg(greatest(0, x + (random() * 0.2 - 0.1))::real) from unnest(s.e::real[]) x)::vector,
-        (select array_agg((x + (random() * 7 - 3.5))::real) from unnest(s.r::real[]) x)::vector
-      from generate_series(0, ${perMedia - 1}) g
-      join bench_shots s on s.i = ${m * (perMedia / SHOT_KEYFRAMES)} + g / ${SHOT_KEYFRAMES}`.execute(db);
+        (select array_agg(greatest(0, v + (random() * 0.2 - 0.1))::real) from unnest(s.e::real[]) v)::vector,
+        (select array_agg((v + (random() * 7 - 3.5))::real) from unnest(s.r::real[]) v)::vector
+      from unnest(${shotOf}::int[]) with ordinality as x(shot, g)
+      join bench_shots s on s.i = (${sceneOf}::int[])[x.shot + 1]`.execute(db);
     await sql`insert into transcript_segments (media_id, library_id, start, "end", text)
       select ${media.id}, ${libraryId}, g * ${SEGMENT_SECONDS}, g * ${SEGMENT_SECONDS} + ${SEGMENT_SECONDS - 0.5}::float8,
         array_to_string(array(select (${WORDS}::text[])[1 + floor(random() * ${WORDS.length})::int] from generate_series(1, 10) where g >= 0), ' ')
@@ -179,6 +204,7 @@ if (fresh) {
     process.stdout.write(`media ${m + 1}/${MEDIA} seeded in ${((performance.now() - t1) / 1000).toFixed(1)} s\r`);
   }
   await sql`drop table bench_shots`.execute(db);
+  await sql`drop table bench_scene_terms`.execute(db);
   await sql`analyze`.execute(db);
   fs.writeFileSync(MARK, JSON.stringify({ libraryId }));
   console.log(`\nseeded 100 h (${MEDIA * perMedia} keyframes) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);

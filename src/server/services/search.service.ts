@@ -27,9 +27,9 @@ const STOPWORDS = new Set(
 );
 /** Shots read from the shot index per query word, and how many of the best are scored keyframe by keyframe. */
 const SHOT_CANDIDATES = 400;
-const SHOTS_SCORED = 200;
+const SHOTS_SCORED = 150;
 const RRF_K = 60;
-const IMAGE_CANDIDATES = 400;
+const IMAGE_CANDIDATES = 200;
 
 interface Scored {
   frame: FrameRow;
