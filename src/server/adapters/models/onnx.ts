@@ -33,7 +33,7 @@ export async function openSession(
     // Warnings such as UltraFace's "initializer appears in graph inputs" are noise in the job log.
     logSeverityLevel: 3,
     graphOptimizationLevel: 'all',
-    ...(opts.threads ? { intraOpNumThreads: opts.threads } : {}),
+    ...(opts.threads ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : {}),
   });
 }
 
