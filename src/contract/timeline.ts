@@ -37,6 +37,15 @@ export const IMAGE_CACHE = { maxBytes: 100 * 1024 * 1024, ttlMs: 10 * 60_000, cl
 /** Clip transitions preload from 2 s before the end of a clip (section 4). */
 export const CLIP_PRELOAD_SECONDS = 2;
 
+/**
+ * Where a player's timeline and the media's differ. hls.js puts a stream's first decode timestamp at
+ * 0 on the element, so with B-frames every picture shows up a frame or two late (0.08 s for x264's
+ * defaults): media time = element time - offset. The player writes the offset it measured to
+ * `video.dataset[VIDEO_TIME_OFFSET.datasetKey]` and announces changes with the event; the timeline
+ * engine reads both, so frame stepping lands on the frame it names.
+ */
+export const VIDEO_TIME_OFFSET = { datasetKey: 'mediaTimeOffset', event: 'mediatimeoffset' } as const;
+
 /** Moment viewer strings (sections 2, 5, 8), verbatim. */
 export const MSG_MOMENT = {
   failedToUpdate: 'Failed to update moment',

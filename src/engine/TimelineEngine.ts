@@ -1,5 +1,5 @@
 import { Application, Ticker } from 'pixi.js';
-import { TIMELINE } from '../contract';
+import { TIMELINE, VIDEO_TIME_OFFSET } from '../contract';
 import {
   clampViewStart,
   clampZoom,
@@ -512,8 +512,10 @@ export class TimelineEngine {
   private seekTo(seconds: number, revealIt: boolean) {
     if (this.teardown.disposed || !Number.isFinite(seconds)) return;
     const frame = nearestFrame(seconds, this.fps, this.duration);
-    const time = frameTime(frame, this.fps);
-    if (this.video && Math.abs(this.video.currentTime - time) > 1e-6) this.video.currentTime = time;
+    // The element is sent to the middle of the frame: a boundary time can round to the frame before
+    // (0.12 s is 0.11999… in binary) and decoders differ on which side of a boundary they show.
+    const target = Math.max(0, Math.min(frameTime(frame + 0.5, this.fps), this.duration - 1e-3)) + this.videoOffset();
+    if (this.video && Math.abs(this.video.currentTime - target) > 1e-6) this.video.currentTime = target;
     this.showFrame(frame, revealIt);
   }
 
@@ -590,6 +592,12 @@ export class TimelineEngine {
     }, EMULATED_TICK_MS);
   }
 
+  /** Seconds the attached element's clock runs ahead of the media's (see VIDEO_TIME_OFFSET). */
+  private videoOffset(): number {
+    const raw = Number(this.video?.dataset?.[VIDEO_TIME_OFFSET.datasetKey] ?? 0);
+    return Number.isFinite(raw) ? raw : 0;
+  }
+
   /** Follows `video` (or nothing): the playhead tracks its frames; play/pause/seek/shuttle drive it. */
   attachVideo(video: HTMLVideoElement | null): void {
     if (this.teardown.disposed || video === this.video) return;
@@ -608,14 +616,14 @@ export class TimelineEngine {
     const v = video as VideoFrameCallbackVideo;
     const follow = () => {
       if (this.video !== v || this.state.dragging === 'playhead') return;
-      this.showFrame(frameAt(v.currentTime, this.fps, this.duration), this.state.playing);
+      this.showFrame(frameAt(v.currentTime - this.videoOffset(), this.fps, this.duration), this.state.playing);
     };
     const startFrames = () => {
       if (this.stopVideoFrames || !v.requestVideoFrameCallback) return;
       let handle = 0;
       const loop = (_now: number, meta: { mediaTime: number }) => {
         if (this.video !== v || td.disposed) return;
-        if (this.state.dragging !== 'playhead') this.showFrame(frameAt(meta.mediaTime, this.fps, this.duration), true);
+        if (this.state.dragging !== 'playhead') this.showFrame(frameAt(meta.mediaTime - this.videoOffset(), this.fps, this.duration), true);
         handle = v.requestVideoFrameCallback!(loop);
       };
       handle = v.requestVideoFrameCallback(loop);
@@ -640,6 +648,7 @@ export class TimelineEngine {
       if (!this.stopEmulation) this.setState({ playing: false, shuttle: 0 });
     });
     td.listen(v, 'seeked', follow);
+    td.listen(v, VIDEO_TIME_OFFSET.event, follow);
     td.listen(v, 'timeupdate', follow);
     td.add(() => {
       if (this.video === v) this.video = null;

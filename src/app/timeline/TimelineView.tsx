@@ -48,6 +48,8 @@ export function TimelineView({ media, range, onRangeCommit, thumbnails, video, o
     let created: TimelineEngine | null = null;
     TimelineEngine.create({
       container: host,
+      // Keys belong to the dialog the timeline is in (a trim dialog over a moment dialog gets its own).
+      keyTarget: host.closest('[role="dialog"]') ?? window,
       media: { duration, frameRate, width, height },
       range: latest.current.range,
       thumbnails: latest.current.thumbnails,

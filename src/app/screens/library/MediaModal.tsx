@@ -225,7 +225,7 @@ function MediaViewer({ media }: { media: Media }) {
     <div className="media-view">
       <div className="media-view__main">
         <MomentPlayer ref={player} media={media} libraryId={media.libraryId} mediaId={media._id} range={null} onVideo={setVideo} />
-        <MomentTimeline media={timelineMedia} range={null} onRangeCommit={onRangeCommit} video={video} />
+        <MomentTimeline media={timelineMedia} source={media} range={null} onRangeCommit={onRangeCommit} video={video} />
       </div>
       <MomentSidePanel
         libraryId={media.libraryId}

@@ -98,7 +98,7 @@ export function MomentDialog({
       <div className="moment-view">
         <div className="moment-view__main">
           <MomentPlayer ref={player} media={media} libraryId={moment.libraryId} mediaId={moment.mediaId} range={range} onVideo={setVideo} />
-          <MomentTimeline media={timelineMedia} range={timelineRange} onRangeCommit={onRangeCommit} video={video} />
+          <MomentTimeline media={timelineMedia} source={media} range={timelineRange} onRangeCommit={onRangeCommit} video={video} />
         </div>
         <MomentSidePanel
           libraryId={moment.libraryId}

@@ -1,19 +1,17 @@
-import type { Media } from '../../../contract';
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { API, type Media } from '../../../contract';
+import type { ThumbnailSource } from '../../../engine/thumbnailSource';
+import type { MomentRange, TimelineMedia } from '../../../engine/TimelineEngine';
+import { createThumbnailSource } from '../../../workers/thumbnails/thumbnailSource';
+import { API_BASE } from '../../config';
+import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { TimelineView } from '../../timeline/TimelineView';
 import { formatMomentLength, formatPreciseTimecode } from '../search/momentFormat';
 
-/** What the timeline needs to know of a media. */
-export interface TimelineMedia {
-  duration: number;
-  frameRate: number;
-  width: number;
-  height: number;
-}
-
+export type { TimelineMedia };
 /** A range on the timeline, in seconds of the media. */
-export interface TimelineRange {
-  start: number;
-  end: number;
-}
+export type TimelineRange = MomentRange;
 
 export const timelineMediaOf = (media: Media | undefined): TimelineMedia => {
   const v = media?.metadata.video;
@@ -21,21 +19,70 @@ export const timelineMediaOf = (media: Media | undefined): TimelineMedia => {
 };
 
 /**
- * The timeline area under a player: the slot the PixiJS `TimelineView` (src/app/timeline) mounts in
- * with exactly these props (`<TimelineView media range onRangeCommit video thumbnails />`), and
- * the range as text below it. Until the view is mounted, `video` and `onRangeCommit` wait here
- * unused: every screen already hands them over, so mounting it is a change of this file alone.
+ * Thumbnails for the timeline: decoded in the browser from the media's MP4 by byte ranges where it
+ * can be (WebCodecs worker), the server's pictures otherwise. One source per media and preview
+ * token, destroyed with the timeline.
+ */
+function useThumbnailSource(source: Media | undefined, media: TimelineMedia): ThumbnailSource | null {
+  const libraryId = source?.libraryId ?? '';
+  const mediaId = source?._id ?? '';
+  const hasSource = source?.capabilities.source ?? false;
+  const token = useSnapshot(previewTokens).byLibrary[libraryId]?.token ?? null;
+  const [thumbnails, setThumbnails] = useState<ThumbnailSource | null>(null);
+  useEffect(() => {
+    if (libraryId) void ensurePreviewToken(libraryId);
+  }, [libraryId]);
+  useEffect(() => {
+    if (!token || !mediaId || media.duration <= 0) return;
+    const created = createThumbnailSource({
+      sourceUrl: hasSource ? `${API_BASE}${API.mediaSource(libraryId, mediaId)}?token=${encodeURIComponent(token)}` : null,
+      serverThumbnailUrl: (t) => thumbnailUrl(libraryId, mediaId, token, t),
+      duration: media.duration,
+      frameRate: media.frameRate,
+    });
+    setThumbnails(created);
+    return () => {
+      created.destroy();
+      setThumbnails(null);
+    };
+  }, [token, libraryId, mediaId, hasSource, media.duration, media.frameRate]);
+  return thumbnails;
+}
+
+/**
+ * The timeline area under a player: the PixiJS timeline (ruler, thumbnails, the moment's handles,
+ * playhead, zoom) following the player's `<video>`, and the range as text below it.
  */
 export function MomentTimeline(props: {
   media: TimelineMedia;
+  /** The media the pictures come from. */
+  source: Media | undefined;
   range: TimelineRange | null;
   onRangeCommit: (range: TimelineRange) => void;
   video: HTMLVideoElement | null;
 }) {
-  const { range } = props;
+  const { media, source, range, onRangeCommit, video } = props;
+  const thumbnails = useThumbnailSource(source, media);
+  const [thumbnailError, setThumbnailError] = useState<string | null>(null);
   return (
     <div className="moment-timeline-area">
-      <div className="moment-timeline" data-testid="timeline-slot" />
+      <div className="moment-timeline" data-testid="timeline-slot">
+        {media.duration > 0 && (
+          <TimelineView
+            media={media}
+            range={range}
+            onRangeCommit={onRangeCommit}
+            thumbnails={thumbnails}
+            video={video}
+            onThumbnailError={setThumbnailError}
+          />
+        )}
+      </div>
+      {thumbnailError && (
+        <p className="moment-timeline__note" role="status">
+          {thumbnailError}
+        </p>
+      )}
       {range && (
         <p className="moment-timeline__range" data-testid="moment-range">
           <span>

@@ -61,7 +61,7 @@ export function TrimDialog({ moment, media, onClose }: { moment: Moment; media: 
           range={valid ? draft : effectiveRange(moment)}
           onVideo={setVideo}
         />
-        <MomentTimeline media={timelineMedia} range={timelineRange} onRangeCommit={onRangeCommit} video={video} />
+        <MomentTimeline media={timelineMedia} source={media} range={timelineRange} onRangeCommit={onRangeCommit} video={video} />
         <div className="trim-view__fields">
           <label className="trim-view__field">
             <span className="trim-view__label">Start</span>

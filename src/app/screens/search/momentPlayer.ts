@@ -1,5 +1,5 @@
 import type Hls from 'hls.js';
-import { API, MOMENT_PREVIEW } from '../../../contract';
+import { API, MOMENT_PREVIEW, VIDEO_TIME_OFFSET } from '../../../contract';
 import { API_BASE } from '../../config';
 import type { PreviewMode } from './previewRecovery';
 
@@ -87,6 +87,20 @@ export function attachPlayer(video: HTMLVideoElement, o: PlayerOptions): PlayerH
         hls.on(HlsClass.Events.ERROR, (_event, data) => {
           if (data.fatal) fail(data.details);
         });
+        // How far the element's clock runs ahead of the media's (B-frame delay; see VIDEO_TIME_OFFSET),
+        // measured on the first picture appended, as hls.js's maintainers advise.
+        const onAppended = (
+          _event: unknown,
+          data: { frag: { type: string; start: number; elementaryStreams: { video?: { startPTS: number } | null } } },
+        ) => {
+          const v = data.frag.type === 'main' ? data.frag.elementaryStreams.video : undefined;
+          if (!v || !Number.isFinite(v.startPTS)) return;
+          hls?.off(HlsClass.Events.BUFFER_APPENDED, onAppended);
+          const offset = Math.max(0, Math.min(1, v.startPTS - data.frag.start));
+          video.dataset[VIDEO_TIME_OFFSET.datasetKey] = offset.toFixed(6);
+          video.dispatchEvent(new Event(VIDEO_TIME_OFFSET.event));
+        };
+        hls.on(HlsClass.Events.BUFFER_APPENDED, onAppended);
         hls.loadSource(o.url);
         hls.attachMedia(video);
       },
@@ -107,6 +121,7 @@ export function attachPlayer(video: HTMLVideoElement, o: PlayerOptions): PlayerH
       video.removeEventListener('error', onError);
       hls?.destroy();
       hls = null;
+      delete video.dataset[VIDEO_TIME_OFFSET.datasetKey];
       video.removeAttribute('src');
       video.load();
     },
