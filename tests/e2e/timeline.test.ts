@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseTimecode } from '../../src/app/screens/search/momentFormat';
 import { API, MSG, ROUTES, type Library } from '../../src/contract';
+import { COUNTER_FPS, makeCounterVideo } from '../fixtures/counterVideo';
 import { client } from '../integration/support/harness';
 import { uploadFile, waitForStatus } from '../integration/support/upload';
 import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser } from './harness';
@@ -14,8 +14,6 @@ import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail,
  * The moment viewer's timeline in the real app: frame stepping on a video whose every frame shows
  * its own number, a handle drag, a trim, and the trimmed range found again on reopening.
  */
-const FPS = 25;
-const SECONDS = 12;
 
 let app: App;
 let browser: Browser | null = null;
@@ -37,27 +35,6 @@ afterEach(async () => {
   expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
   expect(pageErrors, 'uncaught errors in the page').toEqual([]);
 });
-
-/**
- * 640x360 H.264 at 25 fps: the frame number as 10 binary stripes across the top (bit 0 left,
- * white = 1), and the word COUNTER large at the bottom so a text search (on-screen text) finds it.
- */
-function makeCounterVideo(file: string) {
-  const bits = Array.from(
-    { length: 10 },
-    (_, i) => `drawbox=x=${i * 64}:y=0:w=64:h=100:color=white:t=fill:enable='gte(mod(floor(n/${2 ** i}),2),1)'`,
-  );
-  execFileSync('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x203040:s=640x360:r=${FPS}:d=${SECONDS}`],
-    '-vf',
-    [
-      'drawbox=x=0:y=0:w=640:h=100:color=black:t=fill',
-      ...bits,
-      "drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf:text='COUNTER':fontsize=96:fontcolor=white:x=(w-tw)/2:y=200",
-    ].join(','),
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-g', '50', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file],
-  ]);
-}
 
 /** The frame number the dialog's <video> shows now, read from its stripes (callers poll until it settles). */
 function shownFrame(page: Page): Promise<number> {
@@ -95,7 +72,7 @@ describe('moment timeline', () => {
     const fin = await uploadFile({ api } as never, token, lib._id, lib.rootFolderId, 'counter.mp4', fs.readFileSync(file));
     const media = await waitForStatus({ api } as never, token, lib._id, fin.body.data!._id, ['completed', 'errored', 'invalid'], 180_000);
     expect(media.status).toBe('completed');
-    expect(media.metadata.video.frameRate).toBe(FPS);
+    expect(media.metadata.video.frameRate).toBe(COUNTER_FPS);
 
     browser = await openBrowser();
     const { page } = browser;

@@ -1,0 +1,122 @@
+// Memory, WebGL contexts, workers and DOM after opening and closing the moment dialog (player,
+// PixiJS timeline, thumbnail worker) 50 times in headless Chromium, in the real built app served by
+// the real server. Figures after a forced garbage collection; target: flat, nothing leaked.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { API, MSG, ROUTES, type Library, type Media } from '../../src/contract';
+import { openBrowser, startApp, uniqueEmail, createVerifiedUser } from '../e2e/harness';
+import { makeCounterVideo } from '../fixtures/counterVideo';
+import { client } from '../integration/support/harness';
+import { uploadFile, waitForStatus } from '../integration/support/upload';
+
+const CYCLES = Number(process.env.BENCH_CYCLES ?? 50);
+const app = await startApp();
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-leak-'));
+const browser = await openBrowser();
+try {
+  const email = uniqueEmail('leak');
+  const password = 'leak password';
+  await createVerifiedUser(app, email, password);
+  const api = client(app.url);
+  const token = (await api('POST', API.login, { body: { email, password } })).body.token!;
+  const lib = (await api<Library[]>('GET', API.libraries, { token })).body.data!.find((l) => l.isDefault)!;
+  const file = path.join(dir, 'counter.mp4');
+  makeCounterVideo(file);
+  const fin = await uploadFile({ api } as never, token, lib._id, lib.rootFolderId, 'counter.mp4', fs.readFileSync(file));
+  const media: Media = await waitForStatus({ api } as never, token, lib._id, fin.body.data!._id, ['completed', 'errored'], 180_000);
+  if (media.status !== 'completed') throw new Error(`ingest ended ${media.status}`);
+
+  const { page, context } = browser;
+  // Count what the page creates and releases: WebGL contexts (created / lost) and workers.
+  await context.addInitScript(() => {
+    const w = window as unknown as { __leak: { gl: number; glLost: number; workers: number; terminated: number } };
+    w.__leak = { gl: 0, glLost: 0, workers: 0, terminated: 0 };
+    const getContext = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, type: string, ...rest: unknown[]) {
+      const ctx = (getContext as (...a: unknown[]) => RenderingContext | null).call(this, type, ...rest);
+      if (ctx && (type === 'webgl' || type === 'webgl2') && !(this as unknown as { __counted?: boolean }).__counted) {
+        (this as unknown as { __counted?: boolean }).__counted = true;
+        w.__leak.gl++;
+        this.addEventListener('webglcontextlost', () => w.__leak.glLost++);
+      }
+      return ctx;
+    } as typeof getContext;
+    const NativeWorker = window.Worker;
+    window.Worker = class extends NativeWorker {
+      constructor(url: string | URL, opts?: WorkerOptions) {
+        super(url, opts);
+        w.__leak.workers++;
+      }
+      override terminate() {
+        w.__leak.terminated++;
+        super.terminate();
+      }
+    } as typeof Worker;
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('HeapProfiler.enable');
+  const sample = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    const dom = (await cdp.send('Memory.getDOMCounters')) as { documents: number; nodes: number; jsEventListeners: number };
+    const counts = await page.evaluate(() => ({
+      ...(window as unknown as { __leak: { gl: number; glLost: number; workers: number; terminated: number } }).__leak,
+      canvases: document.querySelectorAll('canvas').length,
+      videos: document.querySelectorAll('video').length,
+    }));
+    return { heapMB: heap.usedSize / 1024 / 1024, nodes: dom.nodes, listeners: dom.jsEventListeners, ...counts };
+  };
+
+  await page.goto(`${app.url}${ROUTES.login}?next=${encodeURIComponent(`${ROUTES.search}?libs=${lib._id}`)}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: MSG.loginSubmit }).click();
+  await page.waitForURL((u) => u.pathname === ROUTES.search);
+  await page.getByPlaceholder(/Ask me anything/).fill('counter');
+  const card = page.locator(`.moment-card[data-media-id="${media._id}"]`).first();
+  await card.waitFor({ timeout: 30_000 });
+  // Hover previews would add their own players: keep the pointer off the cards between cycles.
+  const cycle = async () => {
+    await card.locator('.moment-card__frame').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('timeline-canvas').locator('canvas').waitFor();
+    await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[role=dialog] video')?.readyState ?? 0) >= 2);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.mouse.move(5, 5);
+  };
+  for (let i = 0; i < 3; i++) await cycle(); // warm-up: code, hls.js, Pixi and the worker loaded once
+  const before = await sample();
+  const t0 = performance.now();
+  const mid: Array<Awaited<ReturnType<typeof sample>>> = [];
+  for (let i = 1; i <= CYCLES; i++) {
+    await cycle();
+    if (i % 10 === 0) mid.push(await sample());
+  }
+  const after = mid.at(-1)!;
+  const row = (label: string, s: Awaited<ReturnType<typeof sample>>) =>
+    `${label.padEnd(16)} ${s.heapMB.toFixed(1).padStart(7)} ${String(s.nodes).padStart(7)} ${String(s.listeners).padStart(9)} ${String(
+      s.gl - s.glLost,
+    ).padStart(9)} ${String(s.workers - s.terminated).padStart(8)} ${String(s.canvases).padStart(8)} ${String(s.videos).padStart(6)}`;
+  console.log(`moment dialog opened and closed ${CYCLES} times (${((performance.now() - t0) / CYCLES).toFixed(0)} ms a cycle)\n`);
+  console.log('after            heap MB   nodes listeners live WebGL workers canvases videos');
+  console.log(row('warm-up (3)', before));
+  mid.forEach((s, i) => console.log(row(`cycle ${(i + 1) * 10}`, s)));
+  console.log(
+    `\nWebGL contexts created ${after.gl}, lost/released ${after.glLost}; workers started ${after.workers}, terminated ${after.terminated}`,
+  );
+  const flat =
+    after.gl - after.glLost === before.gl - before.glLost &&
+    after.workers - after.terminated === before.workers - before.terminated &&
+    after.canvases === before.canvases &&
+    after.heapMB < before.heapMB * 1.1 + 2;
+  console.log(`flat (no contexts, workers or canvases left; heap within 10 % + 2 MB): ${flat ? 'yes' : 'NO'}`);
+  if (browser.pageErrors.length) throw new Error(`page errors: ${browser.pageErrors.join('; ')}`);
+  if (browser.offHost.length) throw new Error(`off-host requests: ${browser.offHost.join(', ')}`);
+} finally {
+  await browser.close();
+  await app.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
