@@ -1,9 +1,10 @@
 import type { SVGProps } from 'react';
 
 /** Inline stroke icons (24px grid), so the app ships no icon font or sprite request. */
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 
-function Icon({ size = 20, children, ...rest }: IconProps) {
+/** The frame every icon is drawn in; screens with icons of their own draw them in it too. */
+export function Icon({ size = 20, children, ...rest }: IconProps) {
   return (
     <svg
       width={size}
