@@ -514,7 +514,8 @@ export class TimelineEngine {
     const frame = nearestFrame(seconds, this.fps, this.duration);
     // The element is sent to the middle of the frame: a boundary time can round to the frame before
     // (0.12 s is 0.11999… in binary) and decoders differ on which side of a boundary they show.
-    const target = Math.max(0, Math.min(frameTime(frame + 0.5, this.fps), this.duration - 1e-3)) + this.videoOffset();
+    const mid = frameTime(frame + 0.5, this.fps);
+    const target = (mid < this.duration ? mid : frameTime(frame, this.fps)) + this.videoOffset();
     if (this.video && Math.abs(this.video.currentTime - target) > 1e-6) this.video.currentTime = target;
     this.showFrame(frame, revealIt);
   }

@@ -4,6 +4,7 @@ import { searchApi } from '../../api/instance';
 import type { TimeRange } from '../../state/momentEdits';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { formatTimecode } from '../search/momentFormat';
+import { mediaTimeOf } from './mediaClock';
 import { activeLineIndex } from './playerRules';
 import './moment.css';
 
@@ -107,7 +108,7 @@ export function MomentLines({
   // The active line follows playback; state changes only when the line does.
   useEffect(() => {
     if (!video || !lines) return;
-    const update = () => setActive(activeLineIndex(lines, video.currentTime));
+    const update = () => setActive(activeLineIndex(lines, mediaTimeOf(video)));
     const events = ['timeupdate', 'seeked', 'loadedmetadata'] as const;
     events.forEach((e) => video.addEventListener(e, update));
     update();

@@ -9,6 +9,7 @@ import { SegmentedControl } from '../../ui/SegmentedControl';
 import { Tooltip } from '../../ui/Tooltip';
 import { formatTimecode } from '../search/momentFormat';
 import { attachPlayer, previewPlaylistUrl } from '../search/momentPlayer';
+import { mediaTimeOf, seekMedia } from './mediaClock';
 import { IconFullscreen, IconFullscreenExit, IconPause, IconPlay } from './playerIcons';
 import { arrowSeek } from './playerRules';
 import { TimeInput } from './TimeInput';
@@ -98,7 +99,8 @@ export function MomentPlayer({
     if (!video) return;
     const keep = () => {
       const r = loop.current;
-      if (r && (video.currentTime >= r.endTime || video.currentTime < r.startTime - LOOP_SLACK_SECONDS)) video.currentTime = r.startTime;
+      const now = mediaTimeOf(video);
+      if (r && (now >= r.endTime || now < r.startTime - LOOP_SLACK_SECONDS)) seekMedia(video, r.startTime);
       resumeAt.current = video.currentTime;
     };
     const onDuration = () => setElementDuration(Number.isFinite(video.duration) ? video.duration : 0);
@@ -114,7 +116,8 @@ export function MomentPlayer({
   useEffect(() => {
     loop.current = mode === 'moment' && start !== null && end !== null ? { startTime: start, endTime: end } : null;
     if (!video || !loop.current) return;
-    if (video.currentTime < start! || video.currentTime >= end!) video.currentTime = start!;
+    const now = mediaTimeOf(video);
+    if (now < start! || now >= end!) seekMedia(video, start!);
   }, [mode, start, end, video]);
 
   const seek = useCallback(
@@ -126,7 +129,7 @@ export function MomentPlayer({
         loop.current = null;
         setMode('full');
       }
-      video.currentTime = t;
+      seekMedia(video, t);
     },
     [video, duration],
   );
@@ -140,6 +143,8 @@ export function MomentPlayer({
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const target = e.target as HTMLElement;
+    // The timeline, when there is one, has already handled the key (frame-exact, same rules).
+    if (e.nativeEvent.defaultPrevented) return;
     // Keys are the field's or the control's while one has them (section 5).
     if (target.closest('input, textarea, [contenteditable="true"], [role="slider"], [role="radio"]')) return;
     if (e.key === ' ' && !target.closest('button')) {
@@ -147,7 +152,7 @@ export function MomentPlayer({
       togglePlay();
     } else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && video) {
       e.preventDefault();
-      seek(arrowSeek(video.currentTime, e.key === 'ArrowLeft' ? -1 : 1, duration));
+      seek(arrowSeek(mediaTimeOf(video), e.key === 'ArrowLeft' ? -1 : 1, duration));
     }
   };
 
@@ -213,7 +218,7 @@ function PlayerControls({
   useEffect(() => {
     if (!video) return;
     const onPlayState = () => setPlaying(!video.paused);
-    const onTime = () => setTime(video.currentTime);
+    const onTime = () => setTime(mediaTimeOf(video));
     const events = ['play', 'pause', 'ended'] as const;
     const timeEvents = ['timeupdate', 'seeking', 'seeked', 'loadedmetadata', 'emptied'] as const;
     events.forEach((e) => video.addEventListener(e, onPlayState));
