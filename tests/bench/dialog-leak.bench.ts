@@ -1,30 +1,18 @@
 // Memory, WebGL contexts, workers and DOM after opening and closing the moment dialog (player,
 // PixiJS timeline, thumbnail worker) 50 times in headless Chromium, in the real built app served by
 // the real server. Figures after a forced garbage collection; target: flat, nothing leaked.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { API, MSG, ROUTES, type Library, type Media } from '../../src/contract';
-import { openBrowser, startApp, uniqueEmail, createVerifiedUser } from '../e2e/harness';
-import { makeCounterVideo } from '../fixtures/counterVideo';
-import { client } from '../integration/support/harness';
-import { uploadFile, waitForStatus } from '../integration/support/upload';
+import { ROUTES } from '../../src/contract';
+import { createVerifiedUser, openBrowser, signIn, startApp, uniqueEmail } from '../e2e/harness';
+import { uploadCounterVideo } from '../fixtures/counterVideo';
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 50);
 const app = await startApp();
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-leak-'));
 const browser = await openBrowser();
 try {
   const email = uniqueEmail('leak');
   const password = 'leak password';
   await createVerifiedUser(app, email, password);
-  const api = client(app.url);
-  const token = (await api('POST', API.login, { body: { email, password } })).body.token!;
-  const lib = (await api<Library[]>('GET', API.libraries, { token })).body.data!.find((l) => l.isDefault)!;
-  const file = path.join(dir, 'counter.mp4');
-  makeCounterVideo(file);
-  const fin = await uploadFile({ api } as never, token, lib._id, lib.rootFolderId, 'counter.mp4', fs.readFileSync(file));
-  const media: Media = await waitForStatus({ api } as never, token, lib._id, fin.body.data!._id, ['completed', 'errored'], 180_000);
+  const { library: lib, media } = await uploadCounterVideo(app.url, email, password);
   if (media.status !== 'completed') throw new Error(`ingest ended ${media.status}`);
 
   const { page, context } = browser;
@@ -69,10 +57,7 @@ try {
     return { heapMB: heap.usedSize / 1024 / 1024, nodes: dom.nodes, listeners: dom.jsEventListeners, ...counts };
   };
 
-  await page.goto(`${app.url}${ROUTES.login}?next=${encodeURIComponent(`${ROUTES.search}?libs=${lib._id}`)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: MSG.loginSubmit }).click();
+  await signIn(page, app.url, email, password, `${ROUTES.search}?libs=${lib._id}`);
   await page.waitForURL((u) => u.pathname === ROUTES.search);
   await page.getByPlaceholder(/Ask me anything/).fill('counter');
   const card = page.locator(`.moment-card[data-media-id="${media._id}"]`).first();
@@ -118,5 +103,4 @@ try {
 } finally {
   await browser.close();
   await app.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 }

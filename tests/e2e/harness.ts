@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
-import { API, ROUTES } from '../../src/contract';
+import { API, MSG, ROUTES } from '../../src/contract';
 import { startServer } from '../../src/server/main';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -264,6 +264,14 @@ export async function screenshot(page: Page, name: string) {
 // Accounts
 
 export const uniqueEmail = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** Signs in through the login page, which then goes on to `next`. */
+export async function signIn(page: Page, appUrl: string, email: string, password: string, next: string) {
+  await page.goto(`${appUrl}${ROUTES.login}?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: MSG.loginSubmit }).click();
+}
 
 /** Registers and verifies an account through the API and the mailbox, for tests about what comes after. */
 export async function createVerifiedUser(app: App, email: string, password: string) {

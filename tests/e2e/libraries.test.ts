@@ -16,7 +16,7 @@ import {
   UPLOAD_CHUNK_SIZE,
   WELCOME_LIBRARY_NAME,
 } from '../../src/contract';
-import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser } from './harness';
+import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser, signIn } from './harness';
 
 let app: App;
 let browser: Browser | null = null;
@@ -90,13 +90,6 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
 }
 
-async function signIn(page: Page, email: string, password: string, next: string) {
-  await page.goto(`${app.url}${ROUTES.login}?next=${encodeURIComponent(next)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: MSG.loginSubmit }).click();
-}
-
 /** A drop of files on the page, built in page context as a user's drag would deliver it. */
 async function dropFiles(page: Page, list: TestFile[]) {
   await page.evaluate((items) => {
@@ -128,7 +121,7 @@ describe('libraries, media and upload', () => {
     const email = uniqueEmail('libraries');
     const password = 'libraries password';
     await createVerifiedUser(app, email, password);
-    await signIn(page, email, password, ROUTES.workspace);
+    await signIn(page, app.url, email, password, ROUTES.workspace);
     await waitForPath(page, ROUTES.workspace);
 
     // Workspace for a first-time user: upload box and the Welcome Library card.
@@ -304,7 +297,7 @@ describe('libraries, media and upload', () => {
       body: JSON.stringify({ email, password }),
     });
     expect(res.status).toBeLessThan(300);
-    await signIn(page, email, password, ROUTES.workspace);
+    await signIn(page, app.url, email, password, ROUTES.workspace);
     await waitForPath(page, ROUTES.verifyEmail);
 
     await page.goto(`${app.url}${ROUTES.workspace}`);
@@ -332,7 +325,7 @@ describe('libraries, media and upload', () => {
     const email = uniqueEmail('bigfile');
     const password = 'big file password';
     await createVerifiedUser(app, email, password);
-    await signIn(page, email, password, ROUTES.libraries);
+    await signIn(page, app.url, email, password, ROUTES.libraries);
     await waitForPath(page, ROUTES.libraries);
     await page.locator('.library-card').filter({ hasText: 'My Library' }).getByRole('link').first().click();
     await waitForPath(page, /^\/library\/[0-9a-f-]{36}$/);

@@ -2,18 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  API,
-  MSG,
-  MSG_MOMENT,
-  mediaPath,
-  ROUTES,
-  type FolderResponse,
-  type Library,
-  type Media,
-  type TranscriptFile,
-} from '../../src/contract';
-import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser } from './harness';
+import { API, MSG_MOMENT, mediaPath, ROUTES, type FolderResponse, type Library, type Media, type TranscriptFile } from '../../src/contract';
+import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser, signIn } from './harness';
 
 /** Indexing the two demo videos (speech, objects, embeddings) takes a while on a small machine. */
 const DEMO_READY_MS = 240_000;
@@ -47,13 +37,6 @@ async function shot(page: Page, name: string) {
     { timeout: 20_000 },
   );
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
-}
-
-async function signIn(page: Page, email: string, password: string, next: string) {
-  await page.goto(`${app.url}${ROUTES.login}?next=${encodeURIComponent(next)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: MSG.loginSubmit }).click();
 }
 
 /** A JSON API GET made by the page with its own session token. */
@@ -105,7 +88,7 @@ describe('moment viewer', () => {
       const email = uniqueEmail('moment');
       const password = 'moment password';
       await createVerifiedUser(app, email, password);
-      await signIn(page, email, password, ROUTES.search);
+      await signIn(page, app.url, email, password, ROUTES.search);
       await page.waitForURL((u) => u.pathname === ROUTES.search);
       const { demo, files } = await waitForDemo(page);
       const animals = files.find((f) => f.metadata.filename === 'animals.mp4')!;

@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   API,
   libraryPath,
-  MSG,
   MSG_MEDIA,
   MSG_SEARCH,
   MSG_SEARCH_UI,
@@ -18,7 +17,7 @@ import {
   type TranscriptFile,
 } from '../../src/contract';
 import { DARKNET_PHOTOS, FOX_PHRASE, makeTestVideo, type TestVideo } from '../fixtures/makeMedia';
-import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser } from './harness';
+import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser, signIn } from './harness';
 
 const DOG_JPG = path.join(DARKNET_PHOTOS, 'dog.jpg');
 /**
@@ -56,13 +55,6 @@ async function shot(page: Page, name: string, settle = true) {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   if (settle) await page.waitForFunction(() => [...document.images].every((img) => img.complete), null, { timeout: 10_000 });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
-}
-
-async function signIn(page: Page, email: string, password: string, next: string) {
-  await page.goto(`${app.url}${ROUTES.login}?next=${encodeURIComponent(next)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: MSG.loginSubmit }).click();
 }
 
 /** A JSON API call made by the page with its own session token. */
@@ -146,7 +138,7 @@ describe('search', () => {
       const email = uniqueEmail('search');
       const password = 'search password';
       await createVerifiedUser(app, email, password);
-      await signIn(page, email, password, ROUTES.search);
+      await signIn(page, app.url, email, password, ROUTES.search);
       await page.waitForURL((u) => u.pathname === ROUTES.search);
 
       // Nothing asked yet: the headline, the subline, and the demo library chosen for the search.

@@ -1,14 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseTimecode } from '../../src/app/screens/search/momentFormat';
-import { API, MSG, ROUTES, type Library } from '../../src/contract';
-import { COUNTER_FPS, makeCounterVideo } from '../fixtures/counterVideo';
-import { client } from '../integration/support/harness';
-import { uploadFile, waitForStatus } from '../integration/support/upload';
-import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser } from './harness';
+import { ROUTES } from '../../src/contract';
+import { COUNTER_FPS, uploadCounterVideo } from '../fixtures/counterVideo';
+import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, signIn, startApp, uniqueEmail, type App, type Browser } from './harness';
 
 /**
  * The moment viewer's timeline in the real app: frame stepping on a video whose every frame shows
@@ -17,15 +14,12 @@ import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail,
 
 let app: App;
 let browser: Browser | null = null;
-let dir: string;
 
 beforeAll(async () => {
   app = await startApp();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-timeline-e2e-'));
 });
 afterAll(async () => {
   await app?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 afterEach(async () => {
   if (!browser) return;
@@ -64,22 +58,13 @@ describe('moment timeline', () => {
     const password = 'timeline password';
     await createVerifiedUser(app, email, password);
     // The counter video goes in through the upload API (the UI upload has its own tests).
-    const api = client(app.url);
-    const token = (await api('POST', API.login, { body: { email, password } })).body.token!;
-    const lib = (await api<Library[]>('GET', API.libraries, { token })).body.data!.find((l) => l.isDefault)!;
-    const file = path.join(dir, 'counter.mp4');
-    makeCounterVideo(file);
-    const fin = await uploadFile({ api } as never, token, lib._id, lib.rootFolderId, 'counter.mp4', fs.readFileSync(file));
-    const media = await waitForStatus({ api } as never, token, lib._id, fin.body.data!._id, ['completed', 'errored', 'invalid'], 180_000);
+    const { library: lib, media } = await uploadCounterVideo(app.url, email, password);
     expect(media.status).toBe('completed');
     expect(media.metadata.video.frameRate).toBe(COUNTER_FPS);
 
     browser = await openBrowser();
     const { page } = browser;
-    await page.goto(`${app.url}${ROUTES.login}?next=${encodeURIComponent(`${ROUTES.search}?libs=${lib._id}`)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: MSG.loginSubmit }).click();
+    await signIn(page, app.url, email, password, `${ROUTES.search}?libs=${lib._id}`);
     await page.waitForURL((u) => u.pathname === ROUTES.search);
     await page.getByPlaceholder(/Ask me anything/).fill('counter');
     const card = page.locator(`.moment-card[data-media-id="${media._id}"]`).first();

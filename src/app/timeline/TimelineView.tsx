@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { formatTimecode, sliderToZoom, wheelIntent, zoomToSlider } from '../../engine/kernels';
 import type { ThumbnailSource } from '../../engine/thumbnailSource';
 import { TimelineEngine, type MomentRange, type TimelineMedia } from '../../engine/TimelineEngine';
+import { IconMinus, IconPlus } from '../ui/icons';
 import { Slider } from '../ui/Slider';
 import { useEngineValue } from './useEngineValue';
 import './timeline.css';
@@ -123,18 +124,7 @@ export function TimelineView({ media, range, onRangeCommit, thumbnails, video, o
           disabled={!engine}
           onClick={() => engine?.zoomBy(1 / ZOOM_STEP)}
         >
-          <svg
-            width="18"
-            height="18"
-            viewBox="0 0 24 24"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth={1.8}
-            strokeLinecap="round"
-            aria-hidden="true"
-          >
-            <path d="M5 12h14" />
-          </svg>
+          <IconMinus size={18} />
         </button>
         <Slider
           className="timeline__zoom"
@@ -153,18 +143,7 @@ export function TimelineView({ media, range, onRangeCommit, thumbnails, video, o
           disabled={!engine}
           onClick={() => engine?.zoomBy(ZOOM_STEP)}
         >
-          <svg
-            width="18"
-            height="18"
-            viewBox="0 0 24 24"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth={1.8}
-            strokeLinecap="round"
-            aria-hidden="true"
-          >
-            <path d="M12 5v14M5 12h14" />
-          </svg>
+          <IconPlus size={18} />
         </button>
         <span className="timeline__zoom-value" aria-live="off">
           {Math.round(zoom)} %

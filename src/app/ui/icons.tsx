@@ -202,6 +202,12 @@ export const IconUpload = (p: IconProps) => (
     <path d="m17 8-5-5-5 5M12 3v12" />
   </Icon>
 );
+export const IconMinus = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 12h14" />
+  </Icon>
+);
+
 export const IconPlus = (p: IconProps) => (
   <Icon {...p}>
     <path d="M12 5v14M5 12h14" />
