@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseRanges, rangeResponse } from '../../src/server/http/byteRanges';
 import { openBrowser, type Browser } from '../e2e/harness';
 
 /**
@@ -54,8 +55,8 @@ export interface PageServer {
 }
 
 /**
- * Serves the built pages on 127.0.0.1, plus `files` (URL path -> file on disk) with single byte
- * ranges honoured, as the thumbnail worker reads media.
+ * Serves the built pages on 127.0.0.1, plus `files` (URL path -> file on disk) with byte ranges
+ * honoured as the app's media source route does, as the thumbnail worker reads media.
  */
 export async function servePages(files: Record<string, string> = {}): Promise<PageServer> {
   ensurePagesBuilt();
@@ -69,25 +70,20 @@ export async function servePages(files: Record<string, string> = {}): Promise<Pa
     if (!fs.existsSync(target)) return void res.writeHead(404).end('not found');
     const size = fs.statSync(target).size;
     const type = TYPES[path.extname(target)] ?? 'application/octet-stream';
-    const m = req.headers.range ? /^bytes=(\d*)-(\d*)$/.exec(req.headers.range) : null;
-    let start = 0;
-    let end = size; // exclusive
-    if (m && (m[1] || m[2])) {
-      if (m[1]) {
-        start = Number(m[1]);
-        if (m[2]) end = Math.min(size, Number(m[2]) + 1);
-      } else start = Math.max(0, size - Number(m[2]));
-      if (start >= size || end <= start) return void res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
-      res.writeHead(206, {
-        'content-type': type,
-        'content-range': `bytes ${start}-${end - 1}/${size}`,
-        'accept-ranges': 'bytes',
-        'content-length': end - start,
-      });
-    } else res.writeHead(200, { 'content-type': type, 'accept-ranges': 'bytes', 'content-length': size });
-    requests.push({ path: urlPath, range: req.headers.range, bytes: end - start });
-    if (req.method === 'HEAD') return void res.end();
-    fs.createReadStream(target, { start, end: end - 1 }).pipe(res);
+    // Ranges as the app's media source route serves them (one, several as multipart, or 416).
+    const out = rangeResponse(
+      req.headers.range,
+      size,
+      type,
+      (r) => fs.createReadStream(target, { start: r.start, end: r.end - 1 }),
+      req.method === 'HEAD',
+    );
+    const ranges = parseRanges(req.headers.range, size);
+    const sent = ranges === 'unsatisfiable' ? [] : (ranges ?? [{ start: 0, end: size }]);
+    requests.push({ path: urlPath, range: req.headers.range, bytes: sent.reduce((n, r) => n + r.end - r.start, 0) });
+    res.writeHead(out.status, out.headers);
+    if (out.body) out.body.pipe(res);
+    else res.end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

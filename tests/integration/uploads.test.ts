@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, MSG_LIB, UNSUPPORTED_FILE_TYPE, UPLOAD_CHUNK_SIZE, type Media, type PreviewTokenAnswer } from '../../src/contract';
 import { LocalBlobStore } from '../../src/server/adapters/blobs/localBlobStore';
 import { DEFAULT_CATALOG } from '../../src/server/services/catalog';
+import { byterangesBoundary, MultipartRangeParser, type RangePart } from '../../src/workers/thumbnails/multipartRanges';
 import { startTestServer } from './support/harness';
 import {
   defaultLibrary,
@@ -117,6 +118,21 @@ describe.each(['local', 's3'] as const)('upload protocol on the %s blob store', 
     const tail = await fetch(source, { headers: { range: 'bytes=-10' } });
     expect(Buffer.from(await tail.arrayBuffer()).equals(video.subarray(video.length - 10))).toBe(true);
     expect((await fetch(source, { headers: { range: `bytes=${video.length}-` } })).status).toBe(416);
+    // several ranges in one request (a view's keyframes): multipart/byteranges, read back by the worker's parser
+    const multi = await fetch(source, { headers: { range: 'bytes=0-9,200-299,-5' } });
+    expect(multi.status).toBe(206);
+    const boundary = byterangesBoundary(multi.headers.get('content-type'));
+    expect(boundary).toBeTruthy();
+    const parts: RangePart[] = [];
+    const parser = new MultipartRangeParser(boundary!, (p) => parts.push(p));
+    parser.push(new Uint8Array(await multi.arrayBuffer()));
+    parser.end();
+    expect(parts.map((p) => [p.start, p.bytes.length, p.size])).toEqual([
+      [0, 10, video.length],
+      [200, 100, video.length],
+      [video.length - 5, 5, video.length],
+    ]);
+    for (const p of parts) expect(Buffer.from(p.bytes).equals(video.subarray(p.start, p.start + p.bytes.length))).toBe(true);
     expect((await fetch(`${t.server.url}${API.mediaSource(lib._id, m._id)}`)).status).toBe(401);
   });
 

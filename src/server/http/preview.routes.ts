@@ -8,23 +8,8 @@ import type { AccountService } from '../services/account.service';
 import type { LibraryService } from '../services/library.service';
 import { isMp4Family } from '../services/mediaView';
 import { bearer } from './auth';
+import { rangeResponse } from './byteRanges';
 import { ok, reply } from './envelope';
-
-/** One `bytes=a-b` / `bytes=a-` / `bytes=-n` range as [start, end), null for none, or unsatisfiable. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
-  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!m || (!m[1] && !m[2])) return null;
-  let start: number;
-  let end: number;
-  if (!m[1]) {
-    start = Math.max(0, size - Number(m[2]));
-    end = size;
-  } else {
-    start = Number(m[1]);
-    end = m[2] ? Math.min(size, Number(m[2]) + 1) : size;
-  }
-  return start >= size || end <= start ? 'unsatisfiable' : { start, end };
-}
 
 /**
  * Streaming and moment data: HLS previews, thumbnail strips, transcripts and shot descriptions.
@@ -97,15 +82,13 @@ export function previewRoutes(
     const media = await authorise(req, req.params.libraryId, req.params.mediaId);
     if (!isMp4Family(media.probe as Parameters<typeof isMp4Family>[0])) throw new AppError('not_found', 'This media has no MP4 source.');
     const size = await blobs.size(media.blob_key);
-    res.header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=86400').type('video/mp4');
-    const range = parseRange(req.headers.range, size);
-    if (range === 'unsatisfiable') return res.code(416).header('content-range', `bytes */${size}`).send();
-    if (!range) return res.header('content-length', size).send(await blobs.read(media.blob_key));
+    // One range or several (multipart/byteranges): the thumbnail worker asks for a view's keyframes at once.
+    const out = rangeResponse(req.headers.range, size, 'video/mp4', (range) => blobs.read(media.blob_key, range));
     return res
-      .code(206)
-      .header('content-range', `bytes ${range.start}-${range.end - 1}/${size}`)
-      .header('content-length', range.end - range.start)
-      .send(await blobs.read(media.blob_key, range));
+      .code(out.status)
+      .headers(out.headers)
+      .header('cache-control', 'private, max-age=86400')
+      .send(out.body ?? undefined);
   });
   app.get<P>(API.mediaStrip(':libraryId', ':mediaId'), async (req, res) => {
     const media = await authorise(req, req.params.libraryId, req.params.mediaId);

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+
+/**
+ * HTTP byte ranges (RFC 9110 §14) for media originals: one range answers 206 with the bytes, several
+ * answer 206 `multipart/byteranges`. The browser's thumbnail worker asks for a whole view's keyframes
+ * in one request this way: each request costs Chromium several milliseconds of CPU, more than a
+ * 100 KB keyframe takes to transfer.
+ */
+
+export interface ByteRange {
+  start: number;
+  /** Exclusive. */
+  end: number;
+}
+
+/** Ranges one request may ask for; more are refused with 416 rather than served whole. */
+export const MAX_RANGES = 64;
+
+/**
+ * The ranges of a `Range` header for a file of `size` bytes, in the order asked: null when there is
+ * no header or it is not a byte-range set we read (the whole file is served), 'unsatisfiable' when
+ * none of its ranges falls inside the file or there are more than MAX_RANGES.
+ */
+export function parseRanges(header: string | undefined, size: number): ByteRange[] | null | 'unsatisfiable' {
+  const m = header ? /^\s*bytes\s*=\s*(.+)$/i.exec(header) : null;
+  if (!m) return null;
+  const specs = m[1]!.split(',').map((s) => s.trim());
+  if (specs.length > MAX_RANGES) return 'unsatisfiable';
+  const ranges: ByteRange[] = [];
+  for (const spec of specs) {
+    const r = /^(\d*)-(\d*)$/.exec(spec);
+    if (!r || (!r[1] && !r[2])) return null;
+    let start: number;
+    let end: number;
+    if (!r[1]) {
+      start = Math.max(0, size - Number(r[2]));
+      end = size;
+    } else {
+      start = Number(r[1]);
+      end = r[2] ? Math.min(size, Number(r[2]) + 1) : size;
+      if (r[2] && Number(r[2]) < start) return null; // a syntactically invalid range voids the header
+    }
+    if (start < size && end > start) ranges.push({ start, end });
+  }
+  return ranges.length ? ranges : 'unsatisfiable';
+}
+
+export interface RangeResponse {
+  status: 200 | 206 | 416;
+  headers: Record<string, string | number>;
+  /** Null for 416 and for HEAD requests. */
+  body: Readable | null;
+}
+
+/**
+ * The response for a `Range` header over a file of `size` bytes whose bytes `open` streams
+ * ([start, end) or all). Always advertises `accept-ranges`; the caller adds caching headers.
+ */
+export function rangeResponse(
+  header: string | undefined,
+  size: number,
+  contentType: string,
+  open: (range: ByteRange) => Promise<Readable> | Readable,
+  head = false,
+): RangeResponse {
+  const ranges = parseRanges(header, size);
+  const base = { 'accept-ranges': 'bytes' };
+  if (ranges === 'unsatisfiable') return { status: 416, headers: { ...base, 'content-range': `bytes */${size}` }, body: null };
+  const stream = (parts: (() => Promise<Readable> | Readable | Buffer)[]) =>
+    head
+      ? null
+      : Readable.from(
+          (async function* () {
+            for (const part of parts) {
+              const p = await part();
+              if (Buffer.isBuffer(p)) yield p;
+              else for await (const chunk of p) yield chunk as Buffer;
+            }
+          })(),
+        );
+  if (!ranges) {
+    return {
+      status: 200,
+      headers: { ...base, 'content-type': contentType, 'content-length': size },
+      body: stream([() => open({ start: 0, end: size })]),
+    };
+  }
+  if (ranges.length === 1) {
+    const [r] = ranges as [ByteRange];
+    return {
+      status: 206,
+      headers: {
+        ...base,
+        'content-type': contentType,
+        'content-range': `bytes ${r.start}-${r.end - 1}/${size}`,
+        'content-length': r.end - r.start,
+      },
+      body: stream([() => open(r)]),
+    };
+  }
+  const boundary = `clipseek-${randomBytes(12).toString('hex')}`;
+  const heads = ranges.map((r, i) =>
+    Buffer.from(
+      `${i ? '\r\n' : ''}--${boundary}\r\ncontent-type: ${contentType}\r\ncontent-range: bytes ${r.start}-${r.end - 1}/${size}\r\n\r\n`,
+      'latin1',
+    ),
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, 'latin1');
+  const length = heads.reduce((n, h, i) => n + h.length + ranges[i]!.end - ranges[i]!.start, tail.length);
+  return {
+    status: 206,
+    headers: { ...base, 'content-type': `multipart/byteranges; boundary=${boundary}`, 'content-length': length },
+    body: stream([...ranges.flatMap((r, i) => [() => heads[i]!, () => open(r)]), () => tail]),
+  };
+}
