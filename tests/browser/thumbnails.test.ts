@@ -52,6 +52,19 @@ beforeAll(async () => {
   makeMedia(moovAtEnd, X264);
   makeMedia(faststart, X264, ['-movflags', '+faststart']);
   makeMedia(mpeg4, ['-c:v', 'mpeg4', '-q:v', '5']);
+  // Plain orange (208, 64, 16) encoded with each of the two common YUV matrices, tagged as such.
+  for (const [name, matrix, tag] of [
+    ['bt709', 'bt709', 'bt709'],
+    ['bt601', 'bt601', 'smpte170m'],
+  ]) {
+    execFileSync('/usr/bin/ffmpeg', [
+      ...['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0xd04010:s=320x180:r=${FPS}:d=1`],
+      ...['-vf', `scale=out_color_matrix=${matrix}:out_range=tv`, ...X264, '-pix_fmt', 'yuv420p'],
+      ...['-colorspace', tag!, '-color_primaries', tag === 'bt709' ? 'bt709' : 'smpte170m', '-color_trc', tag!],
+      path.join(dir, `orange-${name}.mp4`),
+    ]);
+    media[`/media/orange-${name}.mp4`] = path.join(dir, `orange-${name}.mp4`);
+  }
   // The server's fallback picture: plain magenta, 280 wide like the real one.
   execFileSync('/usr/bin/ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=magenta:s=280x158', '-frames:v', '1', webp]);
   Object.assign(media, {
@@ -189,6 +202,20 @@ describe('reading the media', () => {
     expect(s.bytesRead).toBe(bytes);
     // No request anywhere in this file answered a whole media file.
     expect(server.requests.filter((r) => r.path.startsWith('/media/') && !r.range)).toEqual([]);
+  });
+});
+
+describe('colour', () => {
+  it.each(['bt709', 'bt601'])('a %s-tagged picture keeps its colour in the tile (scaled from its YUV planes)', async (name) => {
+    const id = await create({ sourceUrl: `/media/orange-${name}.mp4`, duration: 1 });
+    const [r] = await getMany(id, [{ time: 0.5, precision: 'keyframe', width: 140, height: 90 }]);
+    expect(r).toMatchObject({ ok: true, width: 140, height: 90 });
+    if (!r!.ok) return;
+    const [red, green, blue] = r!.rgb;
+    expect(Math.abs(red - 208), `red ${red}`).toBeLessThanOrEqual(8);
+    expect(Math.abs(green - 64), `green ${green}`).toBeLessThanOrEqual(8);
+    expect(Math.abs(blue - 16), `blue ${blue}`).toBeLessThanOrEqual(8);
+    expect((await stats(id)).mode).toBe('worker');
   });
 });
 

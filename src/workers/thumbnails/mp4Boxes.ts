@@ -79,6 +79,12 @@ export interface MovieBoxes {
 export const HEAD_BYTES = 64 * 1024;
 /** What is read at each top-level box that lies beyond what was read so far: enough for a header. */
 export const PROBE_BYTES = 4 * 1024;
+/**
+ * When no more than this is left of the file at a box beyond what was read, all of it is read at
+ * once: it is a moov written at the end (and perhaps a small box after it), so one request instead
+ * of a header probe and then the box.
+ */
+export const TAIL_BYTES = 4 * 1024 * 1024;
 
 /**
  * Finds and reads `ftyp` and `moov`. The first `head` read (already done to learn the file size)
@@ -103,7 +109,7 @@ export async function readMovieBoxes(read: ReadRange, head: Uint8Array, fileSize
     let header = pos >= bufStart ? parseBoxHeader(buf, pos - bufStart, bufStart, fileSize) : null;
     if (!header) {
       reads++;
-      buf = await read(pos, Math.min(fileSize, pos + PROBE_BYTES));
+      buf = await read(pos, fileSize - pos <= TAIL_BYTES ? fileSize : Math.min(fileSize, pos + PROBE_BYTES));
       bufStart = pos;
       header = parseBoxHeader(buf, 0, bufStart, fileSize);
       if (!header) throw new Mp4FormatError(`Truncated box header at offset ${pos}`);

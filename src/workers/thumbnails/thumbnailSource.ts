@@ -42,6 +42,11 @@ export interface ThumbnailSourceStats {
 export interface WorkerThumbnailSource extends ThumbnailSource {
   /** Counters since creation. */
   stats(): ThumbnailSourceStats;
+  /**
+   * Starts the worker and opens the media now instead of at the first get(): the dialog calls it as
+   * it opens, so the file's index is read while the timeline is still being laid out.
+   */
+  prepare(): Promise<'worker' | 'server'>;
 }
 
 const DEFAULT_MAX_BATCH = 24;
@@ -338,5 +343,7 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     },
 
     stats: () => ({ ...counters }),
+
+    prepare: () => (destroyed ? Promise.resolve(counters.mode === 'worker' ? 'worker' : 'server') : chooseMode()),
   };
 }

@@ -40,6 +40,7 @@ function useThumbnailSource(source: Media | undefined, media: TimelineMedia): Th
       duration: media.duration,
       frameRate: media.frameRate,
     });
+    void created.prepare(); // open the media while the timeline mounts; get() waits for the same open
     setThumbnails(created);
     return () => {
       created.destroy();

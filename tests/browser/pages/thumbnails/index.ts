@@ -182,6 +182,12 @@ const driver = {
   get: (id: number, r: GetRequest) => getMany(id, [r]).then((results) => results[0]!),
   getMany,
   runViews,
+  /** Opens the media ahead of any get(), as the dialog does; resolves with the time it took. */
+  async prepare(id: number): Promise<{ mode: 'worker' | 'server'; ms: number }> {
+    const t0 = performance.now();
+    const mode = await handle(id).source.prepare();
+    return { mode, ms: performance.now() - t0 };
+  },
   /** get() then destroy() in the same tick: what the pending get answers. */
   async getThenDestroy(id: number, r: GetRequest): Promise<GetResult> {
     const p = getMany(id, [r]);
