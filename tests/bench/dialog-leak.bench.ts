@@ -72,14 +72,44 @@ try {
     await dialog.waitFor({ state: 'detached' });
     await page.mouse.move(5, 5);
   };
+  /** Live heap objects by kind and constructor (count, bytes), from a heap snapshot after GC. */
+  const census = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const chunks: string[] = [];
+    const onChunk = (e: { chunk: string }) => chunks.push(e.chunk);
+    cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+    const snap = JSON.parse(chunks.join('')) as {
+      snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+      nodes: number[];
+      strings: string[];
+    };
+    const fields = snap.snapshot.meta.node_fields;
+    const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [number, number, number];
+    const out = new Map<string, { count: number; bytes: number }>();
+    for (let i = 0; i < snap.nodes.length; i += fields.length) {
+      const type = snap.snapshot.meta.node_types[0][snap.nodes[i + typeAt]!]!;
+      const key = type.includes('string') ? 'string' : `${type}: ${snap.strings[snap.nodes[i + nameAt]!]!.slice(0, 70)}`;
+      const e = out.get(key) ?? { count: 0, bytes: 0 };
+      e.count++;
+      e.bytes += snap.nodes[i + sizeAt]!;
+      out.set(key, e);
+    }
+    return out;
+  };
+
   for (let i = 0; i < 3; i++) await cycle(); // warm-up: code, hls.js, Pixi and the worker loaded once
   const before = await sample();
   const t0 = performance.now();
   const mid: Array<Awaited<ReturnType<typeof sample>>> = [];
+  let early: Awaited<ReturnType<typeof census>> | undefined;
   for (let i = 1; i <= CYCLES; i++) {
     await cycle();
     if (i % 10 === 0) mid.push(await sample());
+    if (i === 10) early = await census();
   }
+  const late = early ? await census() : undefined;
   const after = mid.at(-1)!;
   const row = (label: string, s: Awaited<ReturnType<typeof sample>>) =>
     `${label.padEnd(16)} ${s.heapMB.toFixed(1).padStart(7)} ${String(s.nodes).padStart(7)} ${String(s.listeners).padStart(9)} ${String(
@@ -92,6 +122,18 @@ try {
   console.log(
     `\nWebGL contexts created ${after.gl}, lost/released ${after.glLost}; workers started ${after.workers}, terminated ${after.terminated}`,
   );
+  if (early && late) {
+    // What the heap gained after cycle 10, by what it is: tells JIT code and the browser's own
+    // buffers (performance entries, DevTools' network records, which exist because CDP drives the
+    // page) from objects the app keeps.
+    const growth = [...late]
+      .map(([key, v]) => ({ key, count: v.count - (early.get(key)?.count ?? 0), bytes: v.bytes - (early.get(key)?.bytes ?? 0) }))
+      .filter((g) => g.bytes > 0)
+      .sort((a, b) => b.bytes - a.bytes);
+    const total = growth.reduce((n, g) => n + g.bytes, 0);
+    console.log(`\nheap grown from cycle 10 to ${CYCLES}: ${(total / 1024).toFixed(0)} KB; largest kinds (KB, objects):`);
+    for (const g of growth.slice(0, 12)) console.log(`${(g.bytes / 1024).toFixed(1).padStart(8)} ${String(g.count).padStart(6)}  ${g.key}`);
+  }
   const flat =
     after.gl - after.glLost === before.gl - before.glLost &&
     after.workers - after.terminated === before.workers - before.terminated &&
