@@ -19,6 +19,8 @@ const TARGET_PER_SECOND = 100;
 const out = path.resolve('tests/bench/out');
 fs.mkdirSync(out, { recursive: true });
 const video = path.join(out, 'thumbnails-10min-720p.mp4');
+/** Two hours at 30 fps (216,000 samples, small pictures): what opening a long file's index costs. */
+const longVideo = path.join(out, 'long-2h-144p.mp4');
 
 /**
  * Like a camera or phone file: H.264 High, 2 s GOPs, ~3 Mbit/s of moving test pattern with sensor-like
@@ -34,6 +36,16 @@ function makeVideo() {
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-g', '50', '-crf', '23', '-pix_fmt', 'yuv420p', partial],
   ]);
   fs.renameSync(partial, video);
+}
+
+function makeLongVideo() {
+  const partial = longVideo.replace(/\.mp4$/, '.partial.mp4');
+  console.log(`generating ${path.relative(process.cwd(), longVideo)} (about a minute, cached afterwards)...`);
+  execFileSync('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=256x144:r=30:d=7200'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '60', '-pix_fmt', 'yuv420p', partial],
+  ]);
+  fs.renameSync(partial, longVideo);
 }
 
 /** Tiles across the timeline at a zoom (100 % = whole media), as the timeline lays them out. */
@@ -90,8 +102,9 @@ const percentile = (values: number[], p: number) => {
 
 async function main() {
   if (!fs.existsSync(video)) makeVideo();
+  if (!fs.existsSync(longVideo)) makeLongVideo();
   const size = fs.statSync(video).size;
-  const files: Record<string, string> = {};
+  const files: Record<string, string> = { '/media/long.mp4': longVideo };
   rows.forEach((_, i) => (files[`/media/bench-${i}.mp4`] = video));
   const server = await servePages(files);
   const browser = await openPage(server, 'thumbnails/index.html');
@@ -139,6 +152,25 @@ async function main() {
       `coarse zoom (keyframe precision, cold cache, media opened): slowest ${slowest} thumbnails/s; target >= ${TARGET_PER_SECOND}: ${slowest >= TARGET_PER_SECOND ? 'met' : 'NOT met'}`,
     );
     console.log(`cold start (worker + open + first 10 tiles at 100 %): ${table[0]!['batch p50 ms']} ms`);
+    const opens: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = await drive((t, o: CreateOptions) => t.create(o), {
+        sourceUrl: '/media/long.mp4',
+        thumbnailPath: '/no-server-thumbnails.webp',
+        duration: 7200,
+        frameRate: 30,
+      } satisfies CreateOptions);
+      const open = await drive((t, a: number) => t.prepare(a), id);
+      const info = await drive((t, a: number) => t.stats(a), id);
+      await drive((t, a: number) => t.destroy(a), id);
+      if (open.mode !== 'worker' || info.source?.sampleCount !== 216_000)
+        throw new Error(`long media opened as ${open.mode}, ${info.source?.sampleCount} samples`);
+      opens.push(open.ms);
+    }
+    const longReads = server.requests.filter((r) => r.path === '/media/long.mp4');
+    console.log(
+      `opening a 2-hour 30 fps file (216,000 samples, moov at end): ${opens.map((ms) => Math.round(ms)).join(' / ')} ms, ${(longReads.reduce((n, r) => n + r.bytes, 0) / 3 / 1e6).toFixed(1)} MB read each`,
+    );
     if (browser.pageErrors.length) {
       errors++;
       console.error('page errors:', browser.pageErrors);

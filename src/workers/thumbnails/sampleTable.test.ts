@@ -184,3 +184,21 @@ describe('byte range coalescing', () => {
     expect(coalesceRanges([{ start: 5, end: 5 }], 10)).toEqual([]);
   });
 });
+
+describe('presentation order', () => {
+  const reference = (pts: number[]) => Array.from(pts.keys()).sort((a, b) => pts[a]! - pts[b]! || a - b);
+  const track = (pts: number[]): SampleInfo[] =>
+    pts.map((cts, i) => ({ offset: i * 10, size: 10, cts, dts: i, duration: 1, isSync: i === 0 }));
+
+  it('orders B-frame reordering, ties and a long track like a general sort', () => {
+    const local = x264Track(30_000).map((s) => s.cts); // 210,000 samples
+    expect(Array.from(buildSampleTable(track(local), 12800).byPts)).toEqual(reference(local));
+    const ties = [5, 3, 3, 1, 5, 0, 3];
+    expect(Array.from(buildSampleTable(track(ties), 1).byPts)).toEqual(reference(ties));
+  });
+
+  it('falls back to a general sort for a track reordered far beyond B-frames (reversed)', () => {
+    const reversed = Array.from({ length: 5000 }, (_, i) => 5000 - i);
+    expect(Array.from(buildSampleTable(track(reversed), 1).byPts)).toEqual(reference(reversed));
+  });
+});
