@@ -1,10 +1,12 @@
 import { Application, Ticker } from 'pixi.js';
 import { TIMELINE, VIDEO_TIME_OFFSET } from '../contract';
 import {
+  autoScrollBy,
   clampViewStart,
   clampZoom,
   dragEnd,
   dragStart,
+  edgeScrollSpeed,
   effectiveFrameRate,
   frameAt,
   frameTime,
@@ -13,6 +15,7 @@ import {
   markIn,
   markOut,
   minRangeFrames,
+  moveRange,
   nearestFrame,
   nextShuttle,
   normalizeRange,
@@ -68,8 +71,12 @@ export interface EngineState {
   /** Timeline width, CSS px. */
   viewWidth: number;
   range: MomentRange | null;
-  dragging: 'start' | 'end' | 'playhead' | null;
+  /** What the pointer drags: a handle, the whole range (its body), or the playhead. */
+  dragging: DragKind | null;
 }
+
+/** A handle, the range body, or the playhead. */
+export type DragKind = 'start' | 'end' | 'range' | 'playhead';
 
 /** Timing of one drawn frame (for the benchmark and tests). */
 export interface FrameStats {
@@ -90,7 +97,7 @@ export interface TimelineEngineOptions {
   thumbnails?: ThumbnailSource | null;
   /** Where keyboard shortcuts are heard; window by default. */
   keyTarget?: EventTarget;
-  /** A handle drag ended or I/O set the range. */
+  /** A handle or range-body drag ended, or I/O set the range. */
   onRangeCommit?(range: MomentRange): void;
   /** A thumbnail could not be made (called once per source). */
   onThumbnailError?(message: string): void;
@@ -114,15 +121,31 @@ const ROWS_HEIGHT = TIMELINE.rulerHeight + TIMELINE.thumbnailRowHeight;
 /** Emulated playback (reverse shuttle, or no video element) steps at this interval. */
 const EMULATED_TICK_MS = 40;
 
+/** One pointer drag, from press to release (or Escape, or a second finger). */
+interface Drag {
+  kind: DragKind;
+  pointerId: number;
+  /** The pointer, px from the timeline's top left (auto-scroll keeps applying x). */
+  x: number;
+  y: number;
+  /** The range and playhead at the press: a cancelled drag puts them back. */
+  range: MomentRange | null;
+  time: number;
+  /** Range body: the range in frames and the media time under the pointer at the press. */
+  grabbed: { range: FrameRange; time: number } | null;
+  /** The drag's own listeners (Escape); gone when it ends or the engine is destroyed. */
+  teardown: Teardown;
+}
+
 type VideoFrameCallbackVideo = HTMLVideoElement & {
   requestVideoFrameCallback?(cb: (now: number, meta: { mediaTime: number }) => void): number;
   cancelVideoFrameCallback?(handle: number): void;
 };
 
 /**
- * The timeline: a PixiJS canvas with a ruler, a thumbnail row, the moment range with two handles,
- * and the playhead; keyboard shortcuts; and playback of an attached <video>. It renders only when
- * something changed. State is read through getState/subscribe (React: useEngineValue).
+ * The timeline: a PixiJS canvas with a ruler, a thumbnail row, the moment range with two handles
+ * and a draggable body, and the playhead; keyboard shortcuts; and playback of an attached <video>.
+ * It renders only when something changed (or while a drag auto-scrolls at an edge). State is read through getState/subscribe (React: useEngineValue).
  */
 export class TimelineEngine {
   private readonly teardown = new Teardown();
@@ -136,8 +159,15 @@ export class TimelineEngine {
   private rangeLayer: RangeLayer | null = null;
   private playhead: PlayheadLayer | null = null;
   private cancelFrame: (() => void) | null = null;
+  /** Something changed since the last draw. */
+  private stale = false;
+  /** Inside the animation-frame callback, before the draw (changes then are drawn in this frame). */
+  private inFrame = false;
   private renders = 0;
   private hoverHandle: 'start' | 'end' | null = null;
+  private drag: Drag | null = null;
+  /** Edge auto-scroll is running: each animation frame pans and re-applies the drag. */
+  private autoScroll: { lastFrameAt: number | null } | null = null;
   private video: VideoFrameCallbackVideo | null = null;
   private videoTeardown: Teardown | null = null;
   private stopVideoFrames: (() => void) | null = null;
@@ -235,8 +265,8 @@ export class TimelineEngine {
     const td = this.teardown;
     td.listen(canvas, 'pointerdown', (e) => this.onPointerDown(e as PointerEvent));
     td.listen(canvas, 'pointermove', (e) => this.onPointerMove(e as PointerEvent));
-    td.listen(canvas, 'pointerup', (e) => this.onPointerUp(e as PointerEvent, true));
-    td.listen(canvas, 'pointercancel', (e) => this.onPointerUp(e as PointerEvent, true));
+    td.listen(canvas, 'pointerup', (e) => this.onPointerUp(e as PointerEvent));
+    td.listen(canvas, 'pointercancel', (e) => this.onPointerUp(e as PointerEvent));
     td.listen(canvas, 'pointerleave', () => this.setHover(null));
     td.listen(this.options.keyTarget ?? window, 'keydown', (e) => {
       this.handleKey(e as KeyboardEvent);
@@ -289,11 +319,30 @@ export class TimelineEngine {
 
   /** Marks the picture stale; it is drawn once in the next animation frame. */
   private invalidate() {
-    if (this.cancelFrame || !this.app || this.teardown.disposed) return;
-    this.cancelFrame = this.teardown.frame(() => {
-      this.cancelFrame = null;
+    this.stale = true;
+    this.requestFrame();
+  }
+
+  // One animation frame serves both drawing and edge auto-scroll, so a scrolled frame is drawn in
+  // the frame that scrolled it; none is requested while nothing changes and nothing scrolls.
+  private requestFrame() {
+    if (this.cancelFrame || this.inFrame || !this.app || this.teardown.disposed) return;
+    this.cancelFrame = this.teardown.frame((now) => this.onAnimationFrame(now));
+  }
+
+  private onAnimationFrame(now: number) {
+    this.cancelFrame = null;
+    this.inFrame = true;
+    try {
+      this.stepAutoScroll(now);
+    } finally {
+      this.inFrame = false;
+    }
+    if (this.stale) {
+      this.stale = false;
       this.draw();
-    });
+    }
+    if (this.autoScroll) this.requestFrame();
   }
 
   private renderView(): RenderView {
@@ -436,48 +485,170 @@ export class TimelineEngine {
     return null;
   }
 
+  /** Over the range between its handles, in the thumbnail row: a press there moves the whole range. */
+  private onRangeBody(x: number, y: number): boolean {
+    const range = this.state.range;
+    if (!range || y < TIMELINE.rulerHeight || y > ROWS_HEIGHT || this.handleAt(x, y)) return false;
+    const v = this.viewport;
+    return x > xAtTime(v, range.start) && x < xAtTime(v, range.end);
+  }
+
   private onPointerDown(e: PointerEvent) {
-    if (e.button !== 0 || !this.app) return;
+    if (!this.app) return;
+    if (this.drag) {
+      // A second finger starts a pinch (TimelineView zooms): the drag the first one began is undone.
+      if (e.pointerId !== this.drag.pointerId) return this.cancelDrag();
+      // The same pointer pressing again: its release was lost (outside the page); that drag is done.
+      this.finishDrag();
+    }
+    if (e.button !== 0 || !e.isPrimary) return;
     const { x, y } = this.pointerX(e);
-    const handle = this.handleAt(x, y);
+    const kind: DragKind = this.handleAt(x, y) ?? (this.onRangeBody(x, y) ? 'range' : 'playhead');
     try {
       this.app.canvas.setPointerCapture(e.pointerId);
     } catch {
       // Synthetic pointers (tests) have no active pointer to capture.
     }
     e.preventDefault();
-    if (handle) {
-      this.setState({ dragging: handle });
-      this.dragHandleTo(handle, x);
-    } else {
-      this.setState({ dragging: 'playhead' });
-      this.seekTo(timeAtX(this.viewport, x), false);
-    }
-    this.setCursor(handle ? 'ew-resize' : 'col-resize');
+    this.startDrag(kind, e.pointerId, x, y);
   }
 
   private onPointerMove(e: PointerEvent) {
     const { x, y } = this.pointerX(e);
-    const dragging = this.state.dragging;
-    if (dragging === 'start' || dragging === 'end') this.dragHandleTo(dragging, x);
-    else if (dragging === 'playhead') this.seekTo(timeAtX(this.viewport, x), false);
-    else {
-      const handle = this.handleAt(x, y);
-      this.setHover(handle);
-      this.setCursor(handle ? 'ew-resize' : 'pointer');
-    }
+    const drag = this.drag;
+    if (!drag) return this.hoverAt(x, y);
+    if (e.pointerId !== drag.pointerId) return;
+    drag.x = x;
+    drag.y = y;
+    this.followPointer(drag);
+    this.updateAutoScroll();
   }
 
-  private onPointerUp(e: PointerEvent, commit: boolean) {
-    const dragging = this.state.dragging;
-    if (!dragging) return;
+  private onPointerUp(e: PointerEvent) {
+    if (!this.drag || e.pointerId !== this.drag.pointerId) return;
+    this.finishDrag();
+    const { x, y } = this.pointerX(e);
+    this.hoverAt(x, y);
+  }
+
+  private startDrag(kind: DragKind, pointerId: number, x: number, y: number) {
+    const { range, time } = this.state;
+    const grabbed = kind === 'range' && range ? { range: this.toFrames(range), time: timeAtX(this.viewport, x) } : null;
+    const drag: Drag = { kind, pointerId, x, y, range, time, grabbed, teardown: this.teardown.child() };
+    this.drag = drag;
+    // Escape cancels the drag. It is heard on window in the capture phase, before a dialog around
+    // the timeline (Radix listens on the document's capture phase) would close on it.
+    drag.teardown.listen(
+      window,
+      'keydown',
+      (e) => {
+        if ((e as KeyboardEvent).key !== 'Escape' || this.drag !== drag) return;
+        e.preventDefault();
+        this.cancelDrag();
+      },
+      { capture: true },
+    );
+    this.setState({ dragging: kind });
+    this.setCursor(kind === 'range' ? 'grabbing' : kind === 'playhead' ? 'col-resize' : 'ew-resize');
+    this.followPointer(drag);
+  }
+
+  /** Ends the drag (no commit): its listeners, pointer capture and auto-scroll go with it. */
+  private endDrag(): Drag | null {
+    const drag = this.drag;
+    if (!drag) return null;
+    this.drag = null;
+    drag.teardown.dispose();
+    this.stopAutoScroll();
     try {
-      if (this.app?.canvas.hasPointerCapture(e.pointerId)) this.app.canvas.releasePointerCapture(e.pointerId);
+      if (this.app?.canvas.hasPointerCapture(drag.pointerId)) this.app.canvas.releasePointerCapture(drag.pointerId);
     } catch {
       // Nothing was captured.
     }
     this.setState({ dragging: null });
-    if (commit && (dragging === 'start' || dragging === 'end')) this.commitRange();
+    return drag;
+  }
+
+  /** The drag released: a range drag (handle or body) that changed the range commits it, as I/O do. */
+  private finishDrag() {
+    const drag = this.endDrag();
+    if (drag && drag.kind !== 'playhead' && !this.sameRange(drag.range, this.state.range)) this.commitRange();
+  }
+
+  /** Escape or a second finger: the drag ends uncommitted, the range and playhead go back to where they were at the press. */
+  private cancelDrag() {
+    const drag = this.endDrag();
+    if (!drag) return;
+    if (drag.kind === 'playhead') this.seekTo(drag.time, false);
+    else if (!this.sameRange(drag.range, this.state.range)) this.setState({ range: drag.range });
+    this.hoverAt(drag.x, drag.y);
+  }
+
+  /** Applies the pointer's position to what is dragged (after a move, or when auto-scroll moved the view under it). */
+  private followPointer(drag: Drag) {
+    switch (drag.kind) {
+      case 'start':
+      case 'end':
+        return this.dragHandleTo(drag.kind, drag.x);
+      case 'range':
+        return this.moveRangeTo(drag, drag.x);
+      case 'playhead':
+        return this.seekTo(timeAtX(this.viewport, drag.x), false);
+    }
+  }
+
+  private hoverAt(x: number, y: number) {
+    const handle = this.handleAt(x, y);
+    this.setHover(handle);
+    this.setCursor(handle ? 'ew-resize' : this.onRangeBody(x, y) ? 'grab' : 'pointer');
+  }
+
+  private moveRangeTo(drag: Drag, x: number) {
+    if (!drag.grabbed) return;
+    const { range, time } = drag.grabbed;
+    const next = this.toSeconds(moveRange(range, timeAtX(this.viewport, x) - time, this.duration, this.fps));
+    if (!this.sameRange(next, this.state.range)) this.setState({ range: next });
+  }
+
+  // Edge auto-scroll: while a drag holds the pointer near or past an edge of a zoomed-in view, each
+  // animation frame pans the view and the dragged thing follows the time now under the pointer.
+  // The loop runs only then; it stops when the pointer leaves the zone, the view reaches the media's
+  // end or the drag ends. Only pointer moves start it, so pressing near an edge does not scroll.
+  private updateAutoScroll() {
+    const drag = this.drag;
+    if (!drag || edgeScrollSpeed(this.viewport, drag.x) === 0) return this.stopAutoScroll();
+    if (this.autoScroll) return;
+    this.autoScroll = { lastFrameAt: null };
+    this.requestFrame();
+  }
+
+  private stepAutoScroll(now: number) {
+    const scroll = this.autoScroll;
+    if (!scroll) return;
+    const drag = this.drag;
+    if (!drag) {
+      this.autoScroll = null;
+      return;
+    }
+    // The first frame has no previous one to measure from: it counts as one 60 Hz frame.
+    const dt = scroll.lastFrameAt === null ? 1 / 60 : (now - scroll.lastFrameAt) / 1000;
+    scroll.lastFrameAt = now;
+    const next = autoScrollBy(this.viewport, drag.x, dt);
+    if (next.viewStart !== this.state.viewStart) {
+      this.setState({ viewStart: next.viewStart });
+      this.followPointer(drag);
+    }
+    if (edgeScrollSpeed(this.viewport, drag.x) === 0) this.autoScroll = null;
+  }
+
+  private stopAutoScroll() {
+    if (!this.autoScroll) return;
+    this.autoScroll = null;
+    // A frame requested only to scroll is not needed any more.
+    if (!this.stale && this.cancelFrame) {
+      this.cancelFrame();
+      this.cancelFrame = null;
+    }
   }
 
   private dragHandleTo(handle: 'start' | 'end', x: number) {
@@ -732,6 +903,8 @@ export class TimelineEngine {
     if (this.teardown.disposed) return;
     this.teardown.dispose();
     this.listeners.clear();
+    this.drag = null;
+    this.autoScroll = null;
     this.video = null;
     this.videoTeardown = null;
     this.stopVideoFrames = null;

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from '../e2e/harness';
 import { openPage, servePages, type PageServer } from './harness';
 
 // The React timeline (TimelineView) in real Chromium, mounted in StrictMode: one engine survives
-// the double mount, the toolbar reads the engine, wheel zooms at the pointer, unmount cleans up.
+// the double mount, the toolbar reads the engine, wheel and touch pinch zoom at the pointer,
+// unmount cleans up.
 const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
 
 let server: PageServer;
@@ -105,6 +106,85 @@ describe('TimelineView', () => {
       engine: window.viewTest.engine,
     }));
     expect(r).toEqual({ canvases: 0, live: 0, engine: null });
+    expect(browser.pageErrors).toEqual([]);
+  });
+});
+
+describe('TimelineView on a touch screen', () => {
+  let cdp: CDPSession;
+
+  /** Media seconds under a client x. */
+  const timeAt = (clientX: number, box: { x: number }) =>
+    page.evaluate(
+      ({ clientX, left }) => {
+        const s = window.viewTest.engine!.getState();
+        const pps = (s.viewWidth * s.zoom) / (100 * s.duration);
+        return s.viewStart + (clientX - left) / pps;
+      },
+      { clientX, left: box.x + 1 }, // inside the 1 px border
+    );
+
+  /** Two fingers down at centre ± `from` px, apart (or together) to ± `to` px in `steps` moves, then up. */
+  async function pinch(cx: number, cy: number, from: number, to: number, steps = 10) {
+    const points = (d: number) => [
+      { x: cx - d, y: cy, id: 0 },
+      { x: cx + d, y: cy, id: 1 },
+    ];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(from) });
+    for (let i = 1; i <= steps; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(from + ((to - from) * i) / steps) });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  }
+
+  beforeAll(async () => {
+    // Touch support is read when the page's scripts load (@use-gesture picks touch events then):
+    // emulate a two-finger touch screen, then load the page again.
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 });
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    await page.evaluate(() => window.viewTest.mount());
+    await page.waitForFunction(() => window.viewTest.engine !== null);
+  });
+
+  afterAll(async () => {
+    await page.evaluate(() => window.viewTest.unmount());
+    await cdp?.detach();
+  });
+
+  it('a two-finger pinch zooms in around its centre and out again down to 100 %, without seeking or moving the range', async () => {
+    expect(await page.evaluate(() => 'ontouchstart' in window)).toBe(true);
+    const group = page.getByRole('group', { name: 'Timeline' });
+    const box = (await group.getByTestId('timeline-canvas').boundingBox())!;
+    // In the thumbnail row, right of the range (3000..3600 s of 7200 s).
+    const cx = box.x + box.width * 0.7;
+    const cy = box.y + 75;
+    const before = await page.evaluate(() => window.viewTest.engine!.getState());
+    expect(before.zoom).toBe(100);
+    const anchor = await timeAt(cx, box);
+
+    // Fingers 40 px apart spread to 240 px: six times the zoom.
+    await pinch(cx, cy, 20, 120);
+    await expect.poll(() => page.evaluate(() => window.viewTest.engine!.getState().zoom)).toBeGreaterThan(400);
+    const spread = await page.evaluate(() => window.viewTest.engine!.getState());
+    expect(spread.zoom).toBeLessThan(800);
+    // The time under the pinch's centre stayed there (within a few px).
+    const pps = (spread.viewWidth * spread.zoom) / (100 * spread.duration);
+    expect(Math.abs((await timeAt(cx, box)) - anchor) * pps).toBeLessThan(5);
+    await expect.poll(() => group.getByText(`${Math.round(spread.zoom)} %`).count()).toBe(1);
+    // Neither the first finger's press nor the pinch moved the playhead or the range.
+    expect(spread.time).toBe(before.time);
+    expect(spread.range).toEqual(before.range);
+    expect(spread.dragging).toBeNull();
+
+    // Fingers 300 px apart close to 30 px: a tenth, clamped at 100 %.
+    await pinch(cx, cy, 150, 15);
+    await expect.poll(() => page.evaluate(() => window.viewTest.engine!.getState().zoom)).toBe(100);
+    const closed = await page.evaluate(() => window.viewTest.engine!.getState());
+    expect(closed.viewStart).toBe(0);
+    expect(closed.time).toBe(before.time);
+    expect(await page.evaluate(() => window.viewTest.commits.length)).toBe(0);
     expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -192,6 +192,8 @@ describe('moment range handles', () => {
         t.drag('end', t.clientX(x + 300.4));
         out.push(t.state.range!.end);
       }
+      // Without a range: a press on the range body moves the range instead of seeking.
+      t.engine.setRange(null);
       for (const x of [17.6, 333.3, 771.9]) {
         t.pointerDown(t.clientX(x), 'ruler');
         t.pointerMove(t.clientX(x + 13.1), 'ruler');
@@ -221,6 +223,383 @@ describe('moment range handles', () => {
     });
     // the element is sent to the middle of the frame (30 fps here), the playhead to its boundary
     expect(r).toEqual({ during: 'playhead', time: 25, video: expect.closeTo(25 + 0.5 / 30, 9) as number, dragging: null, commits: 0 });
+  });
+});
+
+describe('moment range body', () => {
+  it('a drag on the body moves the whole range by whole frames, keeps its length, leaves the playhead and commits', async () => {
+    // 13.37 s at 24 fps over 997 px: neither frames nor pixels line up with seconds.
+    await timeline({ width: 997, media: { duration: 13.37, frameRate: 24 }, range: { start: 2, end: 6 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      t.engine.seek(1);
+      const from = t.clientXAt(4);
+      t.pointerDown(from);
+      const pressed = { dragging: t.state.dragging, range: { ...t.state.range! }, time: t.state.time, cursor: t.cursor };
+      const seen: { start: number; end: number }[] = [];
+      for (const dx of [10.3, 57.7, 123.45]) {
+        t.pointerMove(from + dx);
+        seen.push({ ...t.state.range! });
+      }
+      t.pointerUp(from + 123.45);
+      return {
+        pressed,
+        seen,
+        after: { ...t.state.range! },
+        time: t.state.time,
+        video: t.fakeVideo!.currentTime,
+        dragging: t.state.dragging,
+        commits: t.commits.slice(),
+        pxPerSecond: 997 / 13.37,
+      };
+    });
+    expect(r.pressed).toEqual({ dragging: 'range', range: { start: 2, end: 6 }, time: 1, cursor: 'grabbing' });
+    const frames = (s: number) => Math.round(s * 24);
+    for (const range of [...r.seen, r.after]) {
+      expect(Math.abs(range.start * 24 - frames(range.start))).toBeLessThan(1e-9);
+      expect(frames(range.end) - frames(range.start)).toBe(96); // 4 s at 24 fps, exactly
+    }
+    // It follows the pointer to the nearest frame: 123.45 px at 74.57 px/s is 1.655 s -> 40 frames.
+    expect(frames(r.after.start)).toBe(48 + Math.round((123.45 / r.pxPerSecond) * 24));
+    expect(r.seen[0]!.start).toBeCloseTo(2 + 3 / 24, 9);
+    // The playhead and the video stay where they were; the range is committed once, as a handle drag is.
+    expect(r.time).toBe(1);
+    expect(r.video).toBeCloseTo(1 + 0.5 / 24, 9);
+    expect(r.dragging).toBeNull();
+    expect(r.commits).toEqual([r.after]);
+  });
+
+  it('a press and release that leave the range as it was commit nothing (body or handle)', async () => {
+    await timeline({ width: 1000, media: { duration: 10, frameRate: 25 }, range: { start: 2, end: 6 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      const body = t.clientXAt(4);
+      t.pointerDown(body);
+      t.pointerUp(body);
+      const handle = t.clientXAt(6);
+      t.pointerDown(handle);
+      t.pointerMove(handle + 0.2); // less than a frame: the snapped range does not change
+      t.pointerUp(handle + 0.2);
+      return { range: { ...t.state.range! }, commits: t.commits.length };
+    });
+    expect(r).toEqual({ range: { start: 2, end: 6 }, commits: 0 });
+  });
+
+  it('the moved range stops at the start and the end of the media, its length unchanged', async () => {
+    await timeline({ width: 1000, media: { duration: 13.37, frameRate: 24 }, range: { start: 2, end: 6 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      t.dragBody(4, t.clientX(-3000));
+      const left = { ...t.state.range! };
+      t.dragBody(2.5, t.clientX(5000));
+      const right = { ...t.state.range! };
+      return { left, right, commits: t.commits.length };
+    });
+    expect(r.left).toEqual({ start: 0, end: 4 });
+    // The last frame boundary of 13.37 s at 24 fps is frame 320.
+    expect(r.right.end).toBe(320 / 24);
+    expect(Math.round(r.right.end * 24) - Math.round(r.right.start * 24)).toBe(96);
+    expect(r.commits).toBe(2);
+  });
+
+  it('only the body moves the range: handles resize it, the ruler above it and the row outside it seek', async () => {
+    await timeline({ width: 1000, media: { duration: 10 }, range: { start: 2, end: 6 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      const cursors: Record<string, string> = {};
+      t.pointerMove({ time: 4 });
+      cursors.body = t.cursor;
+      t.pointerMove(t.clientXAt(6) + 5);
+      cursors.handle = t.cursor;
+      t.pointerMove({ time: 8 });
+      cursors.outside = t.cursor;
+      t.pointerMove({ time: 4 }, 'ruler');
+      cursors.ruler = t.cursor;
+      // The ruler over the range seeks.
+      t.pointerDown({ time: 4 }, 'ruler');
+      const rulerDrag = t.state.dragging;
+      t.pointerUp({ time: 4 }, 'ruler');
+      const rulerSeek = t.state.time;
+      // The thumbnail row outside the range seeks.
+      t.pointerDown({ time: 8 });
+      t.pointerUp({ time: 8 });
+      const rowSeek = t.state.time;
+      // The body does not.
+      t.pointerDown({ time: 5 });
+      const bodyDrag = t.state.dragging;
+      t.pointerUp({ time: 5 });
+      cursors.released = t.cursor;
+      return { cursors, rulerDrag, rulerSeek, rowSeek, bodyDrag, time: t.state.time, range: t.state.range };
+    });
+    expect(r.cursors).toEqual({ body: 'grab', handle: 'ew-resize', outside: 'pointer', ruler: 'pointer', released: 'grab' });
+    expect(r).toMatchObject({ rulerDrag: 'playhead', rulerSeek: 4, rowSeek: 8, bodyDrag: 'range', time: 8, range: { start: 2, end: 6 } });
+  });
+
+  it('Escape cancels a handle, body or playhead drag: everything goes back and nothing is committed', async () => {
+    await timeline({ width: 1000, media: { duration: 10 }, range: { start: 2, end: 6 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      // What a dialog around the timeline sees (Radix listens on the document's capture phase).
+      const dialogSaw: boolean[] = [];
+      const onKey = (e: KeyboardEvent) => {
+        if (e.key === 'Escape') dialogSaw.push(e.defaultPrevented);
+      };
+      document.addEventListener('keydown', onKey, { capture: true });
+      t.engine.seek(1);
+      const windowListeners = t.leftBehind().listeners.window; // the engine's own key listener
+      const out: Record<string, unknown> = {};
+      const cancel = (name: string, press: () => void, toX: number) => {
+        press();
+        t.pointerMove(toX);
+        const moved = { range: { ...t.state.range! }, time: t.state.time };
+        const handled = t.key('Escape');
+        t.pointerMove(toX + 40); // the button is still down: nothing follows any more
+        t.pointerUp(toX + 40);
+        out[name] = { moved, handled, range: t.state.range, time: t.state.time, dragging: t.state.dragging };
+      };
+      cancel('start', () => t.pointerDown(t.clientXAt(2) - 5), t.clientXAt(3));
+      cancel('end', () => t.pointerDown(t.clientXAt(6) + 5), t.clientXAt(8));
+      cancel('body', () => t.pointerDown({ time: 4 }), t.clientXAt(7));
+      cancel('playhead', () => t.pointerDown({ time: 8 }, 'ruler'), t.clientXAt(9));
+      const idleEscape = t.key('Escape'); // no drag: Escape is left to the page
+      document.removeEventListener('keydown', onKey, { capture: true });
+      return {
+        out,
+        commits: t.commits.length,
+        dialogSaw,
+        idleEscape,
+        video: t.fakeVideo!.currentTime,
+        windowListeners: [windowListeners, t.leftBehind().listeners.window],
+      };
+    });
+    const back = { range: { start: 2, end: 6 }, time: 1, dragging: null, handled: true };
+    expect(r.out.start).toMatchObject({ ...back, moved: { range: { start: 3, end: 6 } } });
+    expect(r.out.end).toMatchObject({ ...back, moved: { range: { start: 2, end: 8 } } });
+    expect(r.out.body).toMatchObject({ ...back, moved: { range: { start: 5, end: 9 } } });
+    expect(r.out.playhead).toMatchObject({ ...back, moved: { time: 9 } });
+    expect(r.commits).toBe(0);
+    expect(r.video).toBeCloseTo(1 + 0.5 / 30, 9);
+    // The drag took the key before a dialog could close on it; without a drag it is not taken.
+    expect(r.dialogSaw).toEqual([true, true, true, true, false]);
+    expect(r.idleEscape).toBe(false);
+    // Each drag's Escape listener went with it.
+    expect(r.windowListeners[1]).toEqual(r.windowListeners[0]);
+  });
+
+  it('a press after a release the page never saw ends the old drag (committed) and starts the new one', async () => {
+    await timeline({ width: 1000, media: { duration: 10 }, range: { start: 2, end: 6 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      t.pointerDown({ time: 4 });
+      t.pointerMove({ time: 5 }); // released outside the window: no pointerup
+      t.pointerDown({ time: 9 }, 'ruler');
+      const after = { dragging: t.state.dragging, time: t.state.time, range: { ...t.state.range! } };
+      t.pointerUp({ time: 9 }, 'ruler');
+      return { after, commits: t.commits.slice() };
+    });
+    expect(r.after).toEqual({ dragging: 'playhead', time: 9, range: { start: 3, end: 7 } });
+    expect(r.commits).toEqual([{ start: 3, end: 7 }]);
+  });
+
+  it('a second finger (a pinch starting) undoes the drag the first finger began', async () => {
+    await timeline({ width: 1000, media: { duration: 10 }, range: { start: 2, end: 6 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      t.engine.seek(1);
+      const first = { id: 11, primary: true };
+      const second = { id: 12 };
+      const out: Record<string, unknown> = {};
+      // On the body.
+      t.pointerDown({ time: 4 }, 'thumbnails', first);
+      t.pointerMove({ time: 5 }, 'thumbnails', first);
+      t.pointerDown({ time: 7 }, 'thumbnails', second);
+      out.body = { range: { ...t.state.range! }, dragging: t.state.dragging };
+      t.pointerMove({ time: 3 }, 'thumbnails', first);
+      t.pointerMove({ time: 9 }, 'thumbnails', second);
+      t.pointerUp({ time: 9 }, 'thumbnails', second);
+      t.pointerUp({ time: 3 }, 'thumbnails', first);
+      out.bodyAfter = { range: { ...t.state.range! }, time: t.state.time };
+      // Outside the range: the first finger's seek is undone.
+      t.pointerDown({ time: 8 }, 'thumbnails', first);
+      const seeked = t.state.time;
+      t.pointerDown({ time: 9 }, 'thumbnails', second);
+      t.pointerUp({ time: 9 }, 'thumbnails', second);
+      t.pointerUp({ time: 8 }, 'thumbnails', first);
+      out.playhead = { seeked, time: t.state.time, dragging: t.state.dragging };
+      return { ...out, commits: t.commits.length };
+    });
+    expect(r).toEqual({
+      body: { range: { start: 2, end: 6 }, dragging: null },
+      bodyAfter: { range: { start: 2, end: 6 }, time: 1 },
+      playhead: { seeked: 8, time: 1, dragging: null },
+      commits: 0,
+    });
+  });
+});
+
+describe('edge auto-scroll', () => {
+  /** 100 s over 1000 px at 1000 %: 10 s in view, 100 px/s, the view starting at `viewStart`. */
+  const zoomedIn = async (viewStart: number, range: MomentRange) => {
+    await timeline({ width: 1000, media: { duration: 100 }, range });
+    await page.evaluate(async (viewStart) => {
+      const t = window.t!;
+      t.engine.setZoom(1000, t.clientX(0));
+      t.engine.panBy(viewStart * 100);
+      await t.settle();
+    }, viewStart);
+  };
+
+  it('a handle held at the right edge pans the view every frame and follows the pointer; back inside it stops', async () => {
+    await zoomedIn(40, { start: 44, end: 46 });
+    const r = await page.evaluate(async () => {
+      const t = window.t!;
+      const viewStart0 = t.state.viewStart;
+      t.pointerDown(t.clientXAt(46) + 5);
+      t.pointerMove(t.clientX(700));
+      const t0 = performance.now();
+      t.pointerMove(t.clientX(1000 - 6)); // inside the 24 px zone
+      const samples: { viewStart: number; end: number; pointerTime: number }[] = [];
+      for (let i = 0; i < 12; i++) {
+        await t.nextFrames(1);
+        samples.push({ viewStart: t.state.viewStart, end: t.state.range!.end, pointerTime: t.timeAtClientX(t.clientX(1000 - 6)) });
+      }
+      const elapsed = (performance.now() - t0) / 1000;
+      // Back inside: the loop stops at once.
+      t.pointerMove(t.clientX(500));
+      const stoppedAt = t.state.viewStart;
+      const endAtStop = t.state.range!.end;
+      await t.settle();
+      const idleRenders = await t.rendersWhileIdle(300);
+      const left = t.leftBehind();
+      const still = t.state.viewStart === stoppedAt;
+      const dragging = t.state.dragging;
+      t.pointerUp(t.clientX(500));
+      return {
+        viewStart0,
+        samples,
+        elapsed,
+        endAtStop,
+        stoppedAt,
+        still,
+        idleRenders,
+        pendingFrames: left.animationFrames,
+        dragging,
+        commits: t.commits.slice(),
+      };
+    });
+    expect(r.viewStart0).toBeCloseTo(40, 9);
+    // The view moves right frame after frame (a frame may come without a step, none goes back).
+    const starts = r.samples.map((s) => s.viewStart);
+    for (let i = 1; i < starts.length; i++) expect(starts[i]).toBeGreaterThanOrEqual(starts[i - 1]!);
+    expect(new Set(starts).size).toBeGreaterThan(6);
+    expect(starts.at(-1)!).toBeGreaterThan(40.3);
+    // 18 px deep is 0.375 of the top speed (a view, 10 s, a second): at most 3.75 s a second.
+    expect(starts.at(-1)! - 40).toBeLessThanOrEqual(3.75 * (r.elapsed + 1 / 60) + 1e-9);
+    // The handle stays under the pointer: its frame boundary nearest the pointer's time.
+    for (const s of r.samples) expect(Math.abs(s.end - s.pointerTime)).toBeLessThanOrEqual(0.5 / 30 + 1e-9);
+    expect(r.stoppedAt).toBeGreaterThan(40.3);
+    expect(r.still).toBe(true);
+    expect(r.idleRenders).toBe(0);
+    expect(r.pendingFrames).toBe(0);
+    expect(r.dragging).toBe('end');
+    expect(r.commits).toHaveLength(1);
+    expect(r.commits[0]!.end).toBeCloseTo(Math.round((r.stoppedAt + 5) * 30) / 30, 9);
+  });
+
+  it('the range body and the playhead scroll the view at the left edge too', async () => {
+    await zoomedIn(40, { start: 44, end: 46 });
+    const r = await page.evaluate(async () => {
+      const t = window.t!;
+      // Frames for at least `ms` (frame rates differ between machines).
+      const held = async (ms: number) => {
+        const until = performance.now() + ms;
+        while (performance.now() < until) await t.nextFrames(1);
+      };
+      t.pointerDown({ time: 45 });
+      t.pointerMove(t.clientX(-30)); // past the edge: full speed, 10 s a second
+      await held(250);
+      const body = { viewStart: t.state.viewStart, range: { ...t.state.range! } };
+      t.pointerUp(t.clientX(-30));
+      t.pointerDown(t.clientX(500), 'ruler');
+      const viewStart1 = t.state.viewStart;
+      t.pointerMove(t.clientX(-30), 'ruler');
+      await held(250);
+      const playhead = { viewStart: t.state.viewStart, time: t.state.time, pointerTime: t.timeAtClientX(t.clientX(-30)) };
+      t.pointerUp(t.clientX(-30), 'ruler');
+      return { body, viewStart1, playhead, commits: t.commits.length };
+    });
+    expect(r.body.viewStart).toBeLessThan(39);
+    expect(Math.round(r.body.range.end * 30) - Math.round(r.body.range.start * 30)).toBe(60);
+    // The grab point (45 s, 1 s into the range) stays under the pointer 30 px left of the edge.
+    expect(Math.abs(r.body.range.start - (r.body.viewStart - 0.3 - 1))).toBeLessThanOrEqual(0.5 / 30 + 1e-9);
+    expect(r.playhead.viewStart).toBeLessThan(r.viewStart1 - 1);
+    // The playhead is clamped to the media, never before 0; here it is the time under the pointer.
+    expect(Math.abs(r.playhead.time - Math.max(0, r.playhead.pointerTime))).toBeLessThanOrEqual(0.5 / 30 + 1e-9);
+    expect(r.commits).toBe(1);
+  });
+
+  it('stops at the end of the media and never starts at 100 %', async () => {
+    await zoomedIn(89, { start: 94, end: 96 });
+    const r = await page.evaluate(async () => {
+      const t = window.t!;
+      t.pointerDown(t.clientXAt(96) + 5);
+      t.pointerMove(t.clientX(1030));
+      let frames = 0;
+      while (t.leftBehind().animationFrames > 0 && frames < 120) {
+        await t.nextFrames(1);
+        frames++;
+      }
+      const atEnd = { viewStart: t.state.viewStart, end: t.state.range!.end, dragging: t.state.dragging };
+      // Still held past the edge: nothing more happens.
+      const idleRenders = await t.rendersWhileIdle(300);
+      const pendingFrames = t.leftBehind().animationFrames;
+      t.pointerMove(t.clientX(1040)); // moving further out does not restart it
+      await t.settle();
+      const pendingAfterMove = t.leftBehind().animationFrames;
+      t.pointerUp(t.clientX(1040));
+      // At 100 % there is nothing to scroll to.
+      t.engine.setZoom(100);
+      await t.settle();
+      t.pointerDown(t.clientXAt(t.state.range!.start) - 5);
+      t.pointerMove(t.clientX(-40));
+      await t.settle();
+      const at100 = { viewStart: t.state.viewStart, pendingFrames: t.leftBehind().animationFrames, start: t.state.range!.start };
+      t.pointerUp(t.clientX(-40));
+      return { frames, atEnd, idleRenders, pendingFrames, pendingAfterMove, at100 };
+    });
+    expect(r.frames).toBeGreaterThan(2);
+    expect(r.frames).toBeLessThan(120);
+    expect(r.atEnd).toEqual({ viewStart: 90, end: 100, dragging: 'end' });
+    expect(r.idleRenders).toBe(0);
+    expect(r.pendingFrames).toBe(0);
+    expect(r.pendingAfterMove).toBe(0);
+    expect(r.at100).toEqual({ viewStart: 0, pendingFrames: 0, start: 0 });
+  });
+
+  it('destroy during an auto-scroll leaves no frame, listener or registration behind', async () => {
+    await zoomedIn(40, { start: 44, end: 46 });
+    const left = await page.evaluate(async () => {
+      const t = window.t!;
+      t.pointerDown({ time: 45 });
+      t.pointerMove(t.clientX(1010));
+      await t.nextFrames(3);
+      const scrolling = t.state.viewStart > 40 && t.leftBehind().animationFrames > 0;
+      t.engine.destroy();
+      const framesRightAfter = t.leftBehind().animationFrames; // cancelled, not left to fire
+      const left = await t.destroy();
+      return { ...left, scrolling, framesRightAfter };
+    });
+    expect(left).toMatchObject({
+      scrolling: true,
+      framesRightAfter: 0,
+      canvasesInDom: 0,
+      listeners: { window: [], document: [], container: [], keyTarget: [] },
+      timeouts: 0,
+      intervals: 0,
+      animationFrames: 0,
+      teardownSize: 0,
+      pixiAppDestroyed: true,
+    });
   });
 });
 

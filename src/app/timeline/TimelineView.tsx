@@ -98,7 +98,8 @@ export function TimelineView({ media, range, onRangeCommit, thumbnails, video, o
         if (intent.type === 'zoom') engine.zoomBy(intent.factor, event.clientX);
         else engine.panBy(intent.px);
       },
-      // Touch pinch (trackpad pinch arrives as ctrl+wheel and is handled above).
+      // Touch pinch (trackpad pinch arrives as ctrl+wheel and is handled above). The engine undoes the
+      // drag the first finger began when the second one lands, so a pinch neither seeks nor moves the range.
       onPinch: ({ event, origin: [ox], movement: [scale], first, memo }) => {
         if (!engine || event.type === 'wheel') return memo as number | undefined;
         const previous = first ? 1 : ((memo as number | undefined) ?? 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dragEnd, dragStart, markIn, markOut, minRangeFrames, normalizeRange } from './handles';
+import { dragEnd, dragStart, markIn, markOut, minRangeFrames, moveRange, normalizeRange } from './handles';
 
 describe('handle limits', () => {
   it('keeps 36 px when that is longer than 0.1 s', () => {
@@ -22,6 +22,29 @@ describe('handle limits', () => {
   it('stops the end handle at start + min and at the media end', () => {
     expect(dragEnd({ start: 30, end: 90 }, 0, 11, 10, 30)).toEqual({ start: 30, end: 41 });
     expect(dragEnd({ start: 30, end: 90 }, 1000, 11, 10, 30)).toEqual({ start: 30, end: 300 });
+  });
+
+  it('moves the whole range by whole frames, keeping its length', () => {
+    // 30 fps, 10 s: frames 0..300.
+    expect(moveRange({ start: 30, end: 90 }, 1, 10, 30)).toEqual({ start: 60, end: 120 });
+    expect(moveRange({ start: 30, end: 90 }, -0.5, 10, 30)).toEqual({ start: 15, end: 75 });
+    // 0.51 s is 15.3 frames: snapped to 15, never a fraction of a frame.
+    expect(moveRange({ start: 30, end: 90 }, 0.51, 10, 30)).toEqual({ start: 45, end: 105 });
+    expect(moveRange({ start: 30, end: 90 }, 0.49 / 30, 10, 30)).toEqual({ start: 30, end: 90 });
+    // 25 fps at 13.37 s: the last boundary is frame 334.
+    const moved = moveRange({ start: 100, end: 211 }, 1.234, 13.37, 25);
+    expect(moved).toEqual({ start: 131, end: 242 });
+    expect(Number.isInteger(moved.start)).toBe(true);
+  });
+
+  it('stops the moved range at 0 and at the media end, its length unchanged', () => {
+    expect(moveRange({ start: 30, end: 90 }, -5, 10, 30)).toEqual({ start: 0, end: 60 });
+    expect(moveRange({ start: 30, end: 90 }, 50, 10, 30)).toEqual({ start: 240, end: 300 });
+    // 13.37 s at 24 fps: last frame 320 (320.88 floored); a 1 s range ends there.
+    expect(moveRange({ start: 10, end: 34 }, 1e6, 13.37, 24)).toEqual({ start: 296, end: 320 });
+    // The whole media: nowhere to go.
+    expect(moveRange({ start: 0, end: 300 }, 3, 10, 30)).toEqual({ start: 0, end: 300 });
+    expect(moveRange({ start: 30, end: 90 }, Number.NaN, 10, 30)).toEqual({ start: 30, end: 90 });
   });
 
   it('normalises ranges from outside', () => {

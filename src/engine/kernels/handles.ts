@@ -29,6 +29,17 @@ export function dragEnd(range: FrameRange, frame: number, minFrames: number, dur
 }
 
 /**
+ * The whole range dragged by its body: moved by `deltaSeconds` rounded to whole frames, so its
+ * length in frames never changes, and stopped at 0 and at the media's end.
+ */
+export function moveRange(range: FrameRange, deltaSeconds: number, duration: number, fps: number): FrameRange {
+  const length = range.end - range.start;
+  const delta = Number.isFinite(deltaSeconds) ? Math.round(deltaSeconds * fps) : 0;
+  const start = Math.max(0, Math.min(lastFrame(duration, fps) - length, range.start + delta));
+  return { start, end: start + length };
+}
+
+/**
  * A range made valid: inside the media, start before end, at least `minFrames` long where the
  * media allows it (grown at the end first, then at the start).
  */

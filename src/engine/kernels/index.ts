@@ -1,4 +1,5 @@
 /** Pure timeline maths: data in, data out, no DOM and no Pixi. */
+export * from './autoScroll';
 export * from './frames';
 export * from './handles';
 export * from './keyboard';

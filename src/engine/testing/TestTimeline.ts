@@ -157,6 +157,12 @@ class ObserverWatch {
   }
 }
 
+/** A touch pointer (the mouse when omitted): its id, and whether it is the first finger down. */
+export interface Finger {
+  id: number;
+  primary?: boolean;
+}
+
 export interface TestTimelineOptions {
   width?: number;
   media?: Partial<TimelineMedia>;
@@ -292,7 +298,7 @@ export class TestTimeline {
   // -------------------------------------------------------------------------------------------
   // Drivers
 
-  private pointer(type: string, clientX: number, clientY: number) {
+  private pointer(type: string, clientX: number, clientY: number, finger?: Finger) {
     const canvas = this.canvas;
     if (!canvas) return;
     canvas.dispatchEvent(
@@ -301,26 +307,26 @@ export class TestTimeline {
         clientY,
         button: 0,
         buttons: type === 'pointerup' ? 0 : 1,
-        pointerId: this.pointerId,
-        pointerType: 'mouse',
-        isPrimary: true,
+        pointerId: finger?.id ?? this.pointerId,
+        pointerType: finger ? 'touch' : 'mouse',
+        isPrimary: finger ? finger.primary === true : true,
         bubbles: true,
         cancelable: true,
       }),
     );
   }
 
-  /** Presses at a client x (or `{ time }`), in a row. */
-  pointerDown(at: number | { time: number }, row: 'ruler' | 'thumbnails' = 'thumbnails') {
-    this.pointer('pointerdown', typeof at === 'number' ? at : this.clientXAt(at.time), this.clientY(row));
+  /** Presses at a client x (or `{ time }`), in a row; with the mouse unless a finger is given. */
+  pointerDown(at: number | { time: number }, row: 'ruler' | 'thumbnails' = 'thumbnails', finger?: Finger) {
+    this.pointer('pointerdown', typeof at === 'number' ? at : this.clientXAt(at.time), this.clientY(row), finger);
   }
 
-  pointerMove(at: number | { time: number }, row: 'ruler' | 'thumbnails' = 'thumbnails') {
-    this.pointer('pointermove', typeof at === 'number' ? at : this.clientXAt(at.time), this.clientY(row));
+  pointerMove(at: number | { time: number }, row: 'ruler' | 'thumbnails' = 'thumbnails', finger?: Finger) {
+    this.pointer('pointermove', typeof at === 'number' ? at : this.clientXAt(at.time), this.clientY(row), finger);
   }
 
-  pointerUp(at: number | { time: number }, row: 'ruler' | 'thumbnails' = 'thumbnails') {
-    this.pointer('pointerup', typeof at === 'number' ? at : this.clientXAt(at.time), this.clientY(row));
+  pointerUp(at: number | { time: number }, row: 'ruler' | 'thumbnails' = 'thumbnails', finger?: Finger) {
+    this.pointer('pointerup', typeof at === 'number' ? at : this.clientXAt(at.time), this.clientY(row), finger);
   }
 
   /** Grabs a handle where it is drawn and drags it to client x `toX` in a few moves, then releases. */
@@ -331,6 +337,24 @@ export class TestTimeline {
     this.pointerDown(from);
     for (let i = 1; i <= 4; i++) this.pointerMove(from + ((toX - from) * i) / 4);
     this.pointerUp(toX);
+  }
+
+  /** Grabs the range body at media time `at` (thumbnail row) and drags it to client x `toX` in a few moves, then releases. */
+  dragBody(at: number, toX: number) {
+    const from = this.clientXAt(at);
+    this.pointerDown(from);
+    for (let i = 1; i <= 4; i++) this.pointerMove(from + ((toX - from) * i) / 4);
+    this.pointerUp(toX);
+  }
+
+  /** The canvas's CSS cursor. */
+  get cursor(): string {
+    return this.canvas?.style.cursor ?? '';
+  }
+
+  /** Waits for `n` animation frames. */
+  async nextFrames(n = 1): Promise<void> {
+    for (let i = 0; i < n; i++) await new Promise<void>((r) => requestAnimationFrame(() => r()));
   }
 
   /** Presses a key on `target` (default: the document body, so it bubbles to window); true if the engine handled it. */
