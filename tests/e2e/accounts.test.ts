@@ -1,30 +1,16 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MSG, ROUTES } from '../../src/contract';
 import { TOKEN_STORAGE_KEY } from '../../src/app/state/session';
-import { createVerifiedUser, openBrowser, screenshot, startApp, uniqueEmail, type App, type Browser } from './harness';
+import { createVerifiedUser, e2eSuite, screenshot, uniqueEmail, waitForPath, type Browser } from './harness';
 
-let app: App;
+const { app, openBrowser } = e2eSuite();
 let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
 beforeEach(async () => {
   browser = await openBrowser();
 });
-afterEach(async () => {
-  const { offHost, pageErrors } = browser;
-  await browser.close();
-  expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
-  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
-});
 
 const path = (page: Page) => new URL(page.url()).pathname;
-const waitForPath = (page: Page, pathname: string) => page.waitForURL((u) => u.pathname === pathname);
 
 async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);

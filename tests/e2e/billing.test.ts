@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   API,
   formatPrice,
@@ -12,10 +12,9 @@ import {
   type OneTimeProduct,
   type SubscriptionProduct,
 } from '../../src/contract';
-import { createVerifiedUser, openBrowser, screenshot, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser } from './harness';
+import { e2eSuite, screenshot, SCREENSHOT_DIR, waitForPath } from './harness';
 
-let app: App;
-let browser: Browser | null = null;
+const { app, openBrowser, signedIn } = e2eSuite();
 let plans: SubscriptionProduct[];
 let topUp: OneTimeProduct;
 
@@ -26,23 +25,9 @@ async function catalogue<T>(path: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  app = await startApp();
   plans = (await catalogue<SubscriptionProduct[]>(API.subscriptionsAvailable)).sort((a, b) => a.price.unit_amount - b.price.unit_amount);
   topUp = (await catalogue<OneTimeProduct[]>(API.oneTimeAvailable))[0]!;
 });
-afterAll(async () => {
-  await app?.close();
-});
-afterEach(async () => {
-  if (!browser) return;
-  const { offHost, pageErrors } = browser;
-  await browser.close();
-  browser = null;
-  expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
-  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
-});
-
-const waitForPath = (page: Page, pathname: string) => page.waitForURL((u) => u.pathname === pathname);
 const toast = (page: Page, text: string | RegExp) => page.locator('.toast').filter({ hasText: text });
 const planCard = (page: Page, name: string) => page.getByRole('listitem', { name: `${name} plan`, exact: true });
 const asNumber = (text: string) => Number(text.replace(/[^0-9-]/g, ''));
@@ -64,8 +49,7 @@ const planButton = (card: Locator, label: string) => card.getByRole('button', { 
 
 describe('pricing and billing', () => {
   it('shows visitors the plans, the top-up and enterprise, all leading to registration', async () => {
-    browser = await openBrowser();
-    const { page } = browser;
+    const { page } = await openBrowser();
     await page.goto(`${app.url}${ROUTES.pricing}`);
     await page.getByRole('heading', { name: 'Pricing', level: 1 }).waitFor();
 
@@ -106,16 +90,7 @@ describe('pricing and billing', () => {
   });
 
   it('buys a top-up and plans, upgrades, downgrades and cancels, with the header balance following along', async () => {
-    browser = await openBrowser();
-    const { page, context } = browser;
-    const email = uniqueEmail('billing');
-    const password = 'billing password';
-    await createVerifiedUser(app, email, password);
-    await page.goto(`${app.url}${ROUTES.login}?next=${encodeURIComponent(ROUTES.workspace)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: MSG.loginSubmit }).click();
-    await waitForPath(page, ROUTES.workspace);
+    const { page, context } = await signedIn('billing', ROUTES.workspace);
 
     // The signup bonus is the first balance.
     await page.locator('.credits-box__amount').waitFor();

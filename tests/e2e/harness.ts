@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { API, MSG, ROUTES } from '../../src/contract';
 import { startServer } from '../../src/server/main';
 
@@ -208,8 +209,13 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
 /** Debian Chromium, headless, with a fresh profile; every request off 127.0.0.1 is aborted and recorded. */
-export async function openBrowser(viewport = { width: 1440, height: 900 }): Promise<Browser> {
+export async function openBrowser(viewport: Viewport = { width: 1440, height: 900 }): Promise<Browser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
@@ -260,6 +266,9 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
 }
 
+export const waitForPath = (page: Page, pathname: string | RegExp) =>
+  page.waitForURL((u) => (typeof pathname === 'string' ? u.pathname === pathname : pathname.test(u.pathname)));
+
 // ---------------------------------------------------------------------------------------------
 // Accounts
 
@@ -274,7 +283,7 @@ export async function signIn(page: Page, appUrl: string, email: string, password
 }
 
 /** Registers and verifies an account through the API and the mailbox, for tests about what comes after. */
-export async function createVerifiedUser(app: App, email: string, password: string) {
+export async function createVerifiedUser(app: Pick<App, 'url' | 'mailbox'>, email: string, password: string) {
   const call = (p: string, body: object) =>
     fetch(`${app.url}${p}`, {
       method: 'POST',
@@ -287,4 +296,84 @@ export async function createVerifiedUser(app: App, email: string, password: stri
   await call(API.register, { email, password });
   const link = await app.mailbox.waitForLink(email, ROUTES.confirmEmail);
   await call(API.verifyEmail, { token: new URL(link).searchParams.get('code') });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Suite
+
+/** The app of an e2e file, readable in its tests and in hooks registered after `e2eSuite()`. */
+export type SuiteApp = Pick<App, 'url' | 'server' | 'mailbox'>;
+
+export interface E2eSuite {
+  app: SuiteApp;
+  /**
+   * Opens this test's browser. After the test it is closed, and the test fails if the page asked a
+   * host other than 127.0.0.1 or threw an uncaught error.
+   */
+  openBrowser(viewport?: Viewport): Promise<Browser>;
+  /** Opens this test's browser on a new verified account, signed in through the login screen and landed on `path`. */
+  signedIn(
+    tag: string,
+    path: string,
+    viewport?: Viewport,
+  ): Promise<{ browser: Browser; page: Page; context: BrowserContext; email: string; password: string }>;
+}
+
+/**
+ * The set-up of an e2e file: the app starts once before its tests and closes after them; each test
+ * opens at most one browser, which is checked and closed after it.
+ */
+export function e2eSuite(): E2eSuite {
+  let started: App | undefined;
+  let browser: Browser | null = null;
+
+  beforeAll(async () => {
+    started = await startApp();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  afterEach(async () => {
+    if (!browser) return;
+    const { offHost, pageErrors } = browser;
+    await browser.close();
+    browser = null;
+    expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
+    expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+  });
+
+  const current = () => {
+    if (!started) throw new Error('The app starts in the beforeAll hook of e2eSuite()');
+    return started;
+  };
+  const app: SuiteApp = {
+    get url() {
+      return current().url;
+    },
+    get server() {
+      return current().server;
+    },
+    get mailbox() {
+      return current().mailbox;
+    },
+  };
+  const open = async (viewport?: Viewport) => {
+    if (browser) throw new Error('This test has opened its browser already');
+    browser = await openBrowser(viewport);
+    return browser;
+  };
+
+  return {
+    app,
+    openBrowser: open,
+    async signedIn(tag, path, viewport) {
+      const opened = await open(viewport);
+      const email = uniqueEmail(tag);
+      const password = `${tag} password`;
+      await createVerifiedUser(app, email, password);
+      await signIn(opened.page, app.url, email, password, path);
+      await waitForPath(opened.page, path);
+      return { browser: opened, page: opened.page, context: opened.context, email, password };
+    },
+  };
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API,
   MEDIA_STATUS_LABEL,
@@ -16,10 +16,9 @@ import {
   UPLOAD_CHUNK_SIZE,
   WELCOME_LIBRARY_NAME,
 } from '../../src/contract';
-import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser, signIn } from './harness';
+import { e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, waitForPath } from './harness';
 
-let app: App;
-let browser: Browser | null = null;
+const { app, openBrowser, signedIn } = e2eSuite();
 let mediaDir: string;
 
 interface TestFile {
@@ -63,25 +62,12 @@ function makeMedia() {
 
 const BIG = { name: 'big-noise.mp4', size: UPLOAD_CHUNK_SIZE + 1_234_567 };
 
-beforeAll(async () => {
+beforeAll(() => {
   makeMedia();
-  app = await startApp();
 });
-afterAll(async () => {
-  await app?.close();
+afterAll(() => {
   fs.rmSync(mediaDir, { recursive: true, force: true });
 });
-afterEach(async () => {
-  if (!browser) return;
-  const { offHost, pageErrors } = browser;
-  await browser.close();
-  browser = null;
-  expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
-  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
-});
-
-const waitForPath = (page: Page, pathname: string | RegExp) =>
-  page.waitForURL((u) => (typeof pathname === 'string' ? u.pathname === pathname : pathname.test(u.pathname)));
 
 /** A full-window screenshot once every image on the page has settled (loaded or failed). */
 async function shot(page: Page, name: string) {
@@ -116,13 +102,7 @@ async function waitForStatus(scope: Locator, status: string, timeout = 60_000) {
 
 describe('libraries, media and upload', () => {
   it('first-time workspace, create a library, drop videos, watch them finish, then sort, rename, open and bulk delete', async () => {
-    browser = await openBrowser();
-    const { page } = browser;
-    const email = uniqueEmail('libraries');
-    const password = 'libraries password';
-    await createVerifiedUser(app, email, password);
-    await signIn(page, app.url, email, password, ROUTES.workspace);
-    await waitForPath(page, ROUTES.workspace);
+    const { page } = await signedIn('libraries', ROUTES.workspace);
 
     // Workspace for a first-time user: upload box and the Welcome Library card.
     await page.getByRole('heading', { name: /Welcome/ }).waitFor();
@@ -287,8 +267,7 @@ describe('libraries, media and upload', () => {
   });
 
   it('unverified accounts see the verification notice and cannot create libraries or add videos', async () => {
-    browser = await openBrowser();
-    const { page } = browser;
+    const { page } = await openBrowser();
     const email = uniqueEmail('unverified');
     const password = 'unverified password';
     const res = await fetch(`${app.url}${API.register}`, {
@@ -320,13 +299,7 @@ describe('libraries, media and upload', () => {
   });
 
   it('uploads a large file in 20 MiB parts with progress, and a non-media file ends in Failed Indexing', async () => {
-    browser = await openBrowser();
-    const { page } = browser;
-    const email = uniqueEmail('bigfile');
-    const password = 'big file password';
-    await createVerifiedUser(app, email, password);
-    await signIn(page, app.url, email, password, ROUTES.libraries);
-    await waitForPath(page, ROUTES.libraries);
+    const { page } = await signedIn('bigfile', ROUTES.libraries);
     await page.locator('.library-card').filter({ hasText: 'My Library' }).getByRole('link').first().click();
     await waitForPath(page, /^\/library\/[0-9a-f-]{36}$/);
     await page.getByText(MSG_MEDIA.noVideos).waitFor();

@@ -1,30 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API, MSG_MOMENT, mediaPath, ROUTES, type FolderResponse, type Library, type Media, type TranscriptFile } from '../../src/contract';
-import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser, signIn } from './harness';
+import { e2eSuite, SCREENSHOT_DIR } from './harness';
 
 /** Indexing the two demo videos (speech, objects, embeddings) takes a while on a small machine. */
 const DEMO_READY_MS = 240_000;
 
-let app: App;
-let browser: Browser | null = null;
-
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
-afterEach(async () => {
-  if (!browser) return;
-  const { offHost, pageErrors } = browser;
-  await browser.close();
-  browser = null;
-  expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
-  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
-});
+const { app, signedIn } = e2eSuite();
 
 /** A full-window screenshot once the dialogs' videos show a frame and every image has settled. */
 async function shot(page: Page, name: string) {
@@ -83,13 +67,7 @@ describe('moment viewer', () => {
     'plays a moment with custom controls, follows the transcript, trims it and keeps the trim',
     { timeout: DEMO_READY_MS + 240_000 },
     async () => {
-      browser = await openBrowser();
-      const { page } = browser;
-      const email = uniqueEmail('moment');
-      const password = 'moment password';
-      await createVerifiedUser(app, email, password);
-      await signIn(page, app.url, email, password, ROUTES.search);
-      await page.waitForURL((u) => u.pathname === ROUTES.search);
+      const { page } = await signedIn('moment', ROUTES.search);
       const { demo, files } = await waitForDemo(page);
       const animals = files.find((f) => f.metadata.filename === 'animals.mp4')!;
       const transcript = await get<TranscriptFile>(page, `${API.transcriptJson}?libraryId=${demo._id}&mediaId=${animals._id}`);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API,
   libraryPath,
@@ -17,7 +17,7 @@ import {
   type TranscriptFile,
 } from '../../src/contract';
 import { DARKNET_PHOTOS, FOX_PHRASE, makeTestVideo, type TestVideo } from '../fixtures/makeMedia';
-import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, startApp, uniqueEmail, type App, type Browser, signIn } from './harness';
+import { e2eSuite, SCREENSHOT_DIR } from './harness';
 
 const DOG_JPG = path.join(DARKNET_PHOTOS, 'dog.jpg');
 /**
@@ -28,26 +28,16 @@ const INDEXED_MS = 270_000;
 /** Any one search, from typing to cards. */
 const SEARCH_MS = 30_000;
 
-let app: App;
-let browser: Browser | null = null;
+const { app, signedIn } = e2eSuite();
 let mediaDir: string;
 let video: TestVideo;
 
 beforeAll(async () => {
   mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-e2e-search-'));
-  [app, video] = await Promise.all([startApp(), makeTestVideo(mediaDir)]);
+  video = await makeTestVideo(mediaDir);
 });
-afterAll(async () => {
-  await app?.close();
+afterAll(() => {
   if (mediaDir) fs.rmSync(mediaDir, { recursive: true, force: true });
-});
-afterEach(async () => {
-  if (!browser) return;
-  const { offHost, pageErrors } = browser;
-  await browser.close();
-  browser = null;
-  expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
-  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
 });
 
 /** A full-window screenshot once every image on the page has settled (loaded or failed). */
@@ -133,13 +123,7 @@ describe('search', () => {
     'uploads a video, watches it index, finds it by text, image and moment, and switches libraries',
     { timeout: INDEXED_MS + 240_000 },
     async () => {
-      browser = await openBrowser();
-      const { page } = browser;
-      const email = uniqueEmail('search');
-      const password = 'search password';
-      await createVerifiedUser(app, email, password);
-      await signIn(page, app.url, email, password, ROUTES.search);
-      await page.waitForURL((u) => u.pathname === ROUTES.search);
+      const { page } = await signedIn('search', ROUTES.search);
 
       // Nothing asked yet: the headline, the subline, and the demo library chosen for the search.
       await page.getByRole('heading', { name: MSG_SEARCH.searchHeadline }).waitFor();

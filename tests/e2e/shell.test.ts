@@ -1,50 +1,16 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API, DRAWER_CLOSED_PX, DRAWER_OPEN_PX, MSG, ROUTES } from '../../src/contract';
-import { createVerifiedUser, openBrowser, screenshot, startApp, uniqueEmail, type App, type Browser } from './harness';
+import { createVerifiedUser, e2eSuite, screenshot, uniqueEmail, waitForPath, type Viewport } from './harness';
 
-let app: App;
-let browser: Browser | null = null;
-
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
-afterEach(async () => {
-  if (!browser) return;
-  const { offHost, pageErrors } = browser;
-  await browser.close();
-  browser = null;
-  expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
-  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
-});
-
-const waitForPath = (page: Page, pathname: string) => page.waitForURL((u) => u.pathname === pathname);
+const { app, openBrowser, signedIn } = e2eSuite();
 
 /** A verified account, signed in through the login screen, on `path`. */
-async function signedInAt(path: string, viewport?: { width: number; height: number }) {
-  browser = await openBrowser(viewport);
-  const { page } = browser;
-  const email = uniqueEmail('shell');
-  const password = 'shell password 1';
-  await createVerifiedUser(app, email, password);
-  await page.goto(`${app.url}${ROUTES.login}?next=${encodeURIComponent(path)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: MSG.loginSubmit }).click();
-  await waitForPath(page, path);
-  return { page, email, password };
-}
+const signedInAt = (path: string, viewport?: Viewport) => signedIn('shell', path, viewport);
 
 const drawerWidth = (page: Page) => page.locator('aside.drawer').evaluate((el) => el.getBoundingClientRect().width);
 
 describe('the signed-in shell', () => {
-  beforeEach(() => {
-    browser = null;
-  });
-
   it('has a drawer that collapses, and an avatar menu with the account links', async () => {
     const { page, email } = await signedInAt(ROUTES.workspace);
     expect(await drawerWidth(page)).toBe(DRAWER_OPEN_PX);
@@ -121,8 +87,7 @@ describe('the signed-in shell', () => {
   });
 
   it('shows the impersonation banner for support sessions, with the minutes left, and hides it', async () => {
-    browser = await openBrowser();
-    const { page } = browser;
+    const { page } = await openBrowser();
     const email = uniqueEmail('impersonated');
     await createVerifiedUser(app, email, 'impersonated pass');
     const { token } = await app.server.accounts.impersonate(email, 'support@clipseek.test', 30);
@@ -142,7 +107,7 @@ describe('the signed-in shell', () => {
   });
 
   it('reports a crash in the error dialog, sends the feedback and reloads', async () => {
-    const { page, email } = await signedInAt(ROUTES.workspace);
+    const { browser, page, email } = await signedInAt(ROUTES.workspace);
     await page.evaluate(() => {
       setTimeout(() => {
         throw new Error('e2e: something broke');
@@ -164,12 +129,11 @@ describe('the signed-in shell', () => {
     await reloaded;
     await page.getByRole('heading', { name: /Welcome/ }).waitFor();
     // The thrown error is the point of this test, not a failure of it.
-    browser!.pageErrors.splice(0);
+    browser.pageErrors.splice(0);
   });
 
   it('visitors see pricing, the legal pages and a narrow login without the hero', async () => {
-    browser = await openBrowser({ width: 390, height: 844 });
-    const { page } = browser;
+    const { page } = await openBrowser({ width: 390, height: 844 });
     await page.goto(`${app.url}${ROUTES.pricing}`);
     await page.getByRole('heading', { name: 'Pricing' }).waitFor();
     await page.getByRole('link', { name: 'Create an account' }).first().waitFor();

@@ -1,34 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseTimecode } from '../../src/app/screens/search/momentFormat';
 import { ROUTES } from '../../src/contract';
 import { COUNTER_FPS, uploadCounterVideo } from '../fixtures/counterVideo';
-import { createVerifiedUser, openBrowser, SCREENSHOT_DIR, signIn, startApp, uniqueEmail, type App, type Browser } from './harness';
+import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail } from './harness';
 
 /**
  * The moment viewer's timeline in the real app: frame stepping on a video whose every frame shows
  * its own number, a handle drag, a trim, and the trimmed range found again on reopening.
  */
 
-let app: App;
-let browser: Browser | null = null;
-
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
-afterEach(async () => {
-  if (!browser) return;
-  const { offHost, pageErrors } = browser;
-  await browser.close();
-  browser = null;
-  expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
-  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
-});
+const { app, openBrowser } = e2eSuite();
 
 /** The frame number the dialog's <video> shows now, read from its stripes (callers poll until it settles). */
 function shownFrame(page: Page): Promise<number> {
@@ -62,8 +46,7 @@ describe('moment timeline', () => {
     expect(media.status).toBe('completed');
     expect(media.metadata.video.frameRate).toBe(COUNTER_FPS);
 
-    browser = await openBrowser();
-    const { page } = browser;
+    const { page } = await openBrowser();
     await signIn(page, app.url, email, password, `${ROUTES.search}?libs=${lib._id}`);
     await page.waitForURL((u) => u.pathname === ROUTES.search);
     await page.getByPlaceholder(/Ask me anything/).fill('counter');

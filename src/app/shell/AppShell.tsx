@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link, Outlet } from 'react-router-dom';
+import { Outlet } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { DRAWER_OPEN_PX, DRAWER_TEMPORARY_BELOW_PX, ROUTES } from '../../contract';
 import { useMediaQuery } from '../hooks/useMediaQuery';
@@ -8,6 +8,7 @@ import { session } from '../state/session';
 import { Sheet } from '../ui/Dialog';
 import { IconMenu, Logo } from '../ui/icons';
 import { AccountMenu } from './AccountMenu';
+import { BrandLink } from './BrandLink';
 import { CreditsBox } from './CreditsBox';
 import { ImpersonationBanner } from './ImpersonationBanner';
 import { NavDrawer, NavList } from './NavDrawer';
@@ -42,10 +43,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
               <IconMenu />
             </button>
           )}
-          <Link to={ROUTES.workspace} className="brand" aria-label="Clipseek home">
-            <Logo size={28} />
-            <span className="brand__name">Clipseek</span>
-          </Link>
+          <BrandLink to={ROUTES.workspace} logoSize={28} />
         </div>
         <div className="header__end">
           <CreditsBox />

@@ -4,7 +4,7 @@ import { useSnapshot } from 'valtio';
 import { ROUTES } from '../../contract';
 import { session } from '../state/session';
 import { Button } from '../ui/Button';
-import { Logo } from '../ui/icons';
+import { BrandLink } from './BrandLink';
 import './shell.css';
 
 /** Frame of pages open to visitors (legal pages, pricing): a light header and the page. */
@@ -14,10 +14,7 @@ export function PublicLayout({ children }: { children?: ReactNode }) {
     <div className="shell">
       <header className="header">
         <div className="header__start">
-          <Link to={ROUTES.root} className="brand" aria-label="Clipseek home">
-            <Logo size={28} />
-            <span className="brand__name">Clipseek</span>
-          </Link>
+          <BrandLink logoSize={28} />
         </div>
         <div className="header__end">
           {token ? (

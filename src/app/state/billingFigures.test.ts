@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FREE_TRIAL_PRODUCT_ID, type BillingCreditNote, type BillingInfo, type SubscriptionProduct } from '../../contract';
+import { FREE_TRIAL_PRODUCT_ID, type BillingCreditNote, type BillingInfo } from '../../contract';
+import { subscriptionProduct } from '../../../tests/fixtures/billing';
 import {
   creditFigures,
   formatCredits,
@@ -12,22 +13,12 @@ import {
   renewalState,
 } from './billingFigures';
 
-const product = (id: string, cents: number): SubscriptionProduct => ({
-  id,
-  name: id,
-  tagline: '',
-  description: '',
-  images: [],
-  price: { id: `price_${id}`, unit_amount: cents, currency: 'usd', interval: 'month', interval_count: 1 },
-  quota: { credits: 0, creditsLifetimeDays: 30, storageHours: 2 },
-});
-
 const info = (sub: Partial<BillingInfo['subscription']> = {}, creditsLeft = 20_000): BillingInfo => ({
   creditsLeft,
   creditNotes: [],
   limits: { storageHours: 2 },
   usage: { storageHours: 0.5 },
-  subscription: { status: null, termEnd: null, product: product(FREE_TRIAL_PRODUCT_ID, 0), pendingProduct: null, ...sub },
+  subscription: { status: null, termEnd: null, product: subscriptionProduct(FREE_TRIAL_PRODUCT_ID, 0), pendingProduct: null, ...sub },
 });
 
 const note = (
@@ -86,7 +77,7 @@ describe('billing info', () => {
   });
 
   it('tells a plan that renews, one that will not, and the Free Trial apart', () => {
-    const pro = product('pro', 3900);
+    const pro = subscriptionProduct('pro', 3900);
     expect(renewalState(info({ status: 'active', termEnd: '2026-02-01T00:00:00Z', product: pro }).subscription)).toBe('renews');
     expect(renewalState(info({ status: null, termEnd: '2026-02-01T00:00:00Z', product: pro }).subscription)).toBe('ends');
     expect(renewalState(info().subscription)).toBe('none');

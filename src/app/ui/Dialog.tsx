@@ -1,5 +1,7 @@
 import { Dialog as RadixDialog } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { useId, type FormEvent, type ReactNode } from 'react';
+import { Alert } from './Alert';
+import { Button } from './Button';
 import { IconClose } from './icons';
 
 export interface DialogProps {
@@ -37,6 +39,86 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
+  );
+}
+
+export interface ActionDialogProps extends Pick<DialogProps, 'title' | 'description' | 'width' | 'children'> {
+  /** The button beside Cancel. */
+  action: ReactNode;
+  /** Cancel, the close button, Escape and a click outside all close. */
+  onClose: () => void;
+}
+
+/** An open dialog whose footer is Cancel and one action. */
+export function ActionDialog({ title, description, width, children, action, onClose }: ActionDialogProps) {
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={title}
+      description={description}
+      width={width}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          {action}
+        </>
+      }
+    >
+      {children}
+    </Dialog>
+  );
+}
+
+export interface FormDialogProps extends Omit<ActionDialogProps, 'action' | 'children'> {
+  /** The fields of the form. */
+  children: ReactNode;
+  submitLabel: ReactNode;
+  submitDisabled?: boolean;
+  busy: boolean;
+  /** Shown above the fields. */
+  error: string | null;
+  /** Called on submit (the browser's own submission is prevented). */
+  onSubmit: () => void;
+}
+
+/** An open dialog around one form: its error above the fields, Cancel and the submit button in the footer. */
+export function FormDialog({
+  title,
+  description,
+  width,
+  children,
+  submitLabel,
+  submitDisabled,
+  busy,
+  error,
+  onSubmit,
+  onClose,
+}: FormDialogProps) {
+  const formId = useId();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSubmit();
+  };
+  return (
+    <ActionDialog
+      title={title}
+      description={description}
+      width={width}
+      onClose={onClose}
+      action={
+        <Button type="submit" form={formId} busy={busy} disabled={submitDisabled}>
+          {submitLabel}
+        </Button>
+      }
+    >
+      <form id={formId} className="stack" onSubmit={submit}>
+        {error && <Alert tone="error">{error}</Alert>}
+        {children}
+      </form>
+    </ActionDialog>
   );
 }
 

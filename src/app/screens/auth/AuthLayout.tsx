@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router-dom';
-import { ROUTES } from '../../../contract';
+import { MSG, ROUTES } from '../../../contract';
 import { AuthHero } from '../../hero/AuthHero';
-import { Logo } from '../../ui/icons';
+import { BrandLink } from '../../shell/BrandLink';
+import { IconMail } from '../../ui/icons';
 import './auth.css';
 
 /** Frame of the auth screens: the form column and the video hero beside it. */
@@ -11,10 +12,7 @@ export function AuthLayout() {
     <div className="auth">
       <div className="auth__panel">
         <header className="auth__top">
-          <Link to={ROUTES.root} className="brand" aria-label="Clipseek home">
-            <Logo size={30} />
-            <span className="brand__name">Clipseek</span>
-          </Link>
+          <BrandLink logoSize={30} />
         </header>
         <main className="auth__main">
           <div className="auth__form-area">
@@ -43,4 +41,9 @@ export function AuthHeading({ title, subtitle, icon }: { title: string; subtitle
       {subtitle && <p className="auth-heading__subtitle">{subtitle}</p>}
     </div>
   );
+}
+
+/** The 'Check your email' heading; `children` says what was sent to which address. */
+export function CheckEmailHeading({ children }: { children: ReactNode }) {
+  return <AuthHeading icon={<IconMail size={24} />} title={MSG.checkYourEmail} subtitle={children} />;
 }

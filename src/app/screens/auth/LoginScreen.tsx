@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { MSG, ROUTES, safeNextPath } from '../../../contract';
@@ -7,8 +7,8 @@ import { api } from '../../api/instance';
 import { signedIn } from '../../state/account';
 import { session } from '../../state/session';
 import { Alert } from '../../ui/Alert';
-import { Button } from '../../ui/Button';
-import { PasswordField, TextField } from '../../ui/TextField';
+import { PasswordField } from '../../ui/TextField';
+import { AuthForm, EmailField } from './AuthForm';
 import { AuthHeading } from './AuthLayout';
 import { loginError } from './formRules';
 
@@ -24,8 +24,7 @@ export default function LoginScreen() {
   // Signed in (now or already): unverified accounts verify first, others return where they were going.
   if (token && user) return <Navigate to={user.isVerified === false ? ROUTES.verifyEmail : safeNextPath(next)} replace />;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const invalid = loginError(email, password);
     setError(invalid);
     if (invalid) return;
@@ -43,19 +42,9 @@ export default function LoginScreen() {
   return (
     <>
       <AuthHeading title={MSG.loginHeading} subtitle={MSG.loginSubtitle} />
-      <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate>
+      <AuthForm error={error} busy={busy} submitLabel={MSG.loginSubmit} busyLabel={MSG.loginSubmitBusy} onSubmit={() => void submit()}>
         {params.get('err') === 'exists' && !error && <Alert tone="warning">{MSG.emailExists}</Alert>}
-        {error && <Alert tone="error">{error}</Alert>}
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          autoFocus={!email}
-        />
+        <EmailField value={email} onChange={setEmail} autoFocus={!email} />
         <PasswordField
           label="Password"
           name="password"
@@ -70,12 +59,7 @@ export default function LoginScreen() {
             </Link>
           }
         />
-        <div className="auth-form__actions">
-          <Button type="submit" size="lg" block busy={busy}>
-            {busy ? MSG.loginSubmitBusy : MSG.loginSubmit}
-          </Button>
-        </div>
-      </form>
+      </AuthForm>
       <p className="auth-alt">
         <Link to={ROUTES.register}>{MSG.noAccountLink}</Link>
       </p>

@@ -1,18 +1,16 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { MSG, passwordCriteria, ROUTES } from '../../../contract';
+import { MSG, ROUTES } from '../../../contract';
 import { api } from '../../api/instance';
 import { signedIn } from '../../state/account';
 import { session } from '../../state/session';
 import { recordVerificationSent } from '../../state/verificationResend';
-import { Alert } from '../../ui/Alert';
-import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
-import { PasswordField, TextField } from '../../ui/TextField';
+import { AuthForm, EmailField } from './AuthForm';
 import { AuthHeading } from './AuthLayout';
 import { registerError, registerFailure } from './formRules';
-import { PasswordChecklist } from './PasswordChecklist';
+import { NewPasswordFields } from './NewPasswordFields';
 
 export default function RegisterScreen() {
   const navigate = useNavigate();
@@ -20,16 +18,13 @@ export default function RegisterScreen() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [showPasswords, setShowPasswords] = useState(false);
   const [acceptedTerms, setAcceptedTerms] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const criteria = passwordCriteria(password, confirmation);
 
   if (token && user) return <Navigate to={user.isVerified === false ? ROUTES.verifyEmail : ROUTES.workspace} replace />;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const invalid = registerError(email, password, confirmation, acceptedTerms);
     setError(invalid);
     if (invalid) return;
@@ -50,39 +45,24 @@ export default function RegisterScreen() {
   return (
     <>
       <AuthHeading title={MSG.registerHeading} subtitle={MSG.registerSubtitle} />
-      <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate>
-        {error && <Alert tone="error">{error}</Alert>}
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          autoFocus
-        />
-        <PasswordField
+      <AuthForm
+        error={error}
+        busy={busy}
+        submitLabel={MSG.registerSubmit}
+        busyLabel={MSG.registerSubmitBusy}
+        onSubmit={() => void submit()}
+      >
+        <EmailField value={email} onChange={setEmail} autoFocus />
+        <NewPasswordFields
+          password={password}
+          confirmation={confirmation}
+          onPasswordChange={setPassword}
+          onConfirmationChange={setConfirmation}
           label="Password"
-          name="password"
-          autoComplete="new-password"
+          confirmLabel="Confirm password"
           placeholder="Create a password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          visible={showPasswords}
-          onVisibleChange={setShowPasswords}
+          confirmPlaceholder="Repeat the password"
         />
-        <PasswordField
-          label="Confirm password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          placeholder="Repeat the password"
-          value={confirmation}
-          onChange={(e) => setConfirmation(e.target.value)}
-          visible={showPasswords}
-          hideToggle
-        />
-        <PasswordChecklist criteria={criteria} />
         <Checkbox
           name="acceptTerms"
           checked={acceptedTerms}
@@ -102,12 +82,7 @@ export default function RegisterScreen() {
             </>
           }
         />
-        <div className="auth-form__actions">
-          <Button type="submit" size="lg" block busy={busy}>
-            {busy ? MSG.registerSubmitBusy : MSG.registerSubmit}
-          </Button>
-        </div>
-      </form>
+      </AuthForm>
       <p className="auth-alt">
         Already have an account? <Link to={ROUTES.login}>Log in</Link>
       </p>

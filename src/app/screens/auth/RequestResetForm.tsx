@@ -1,17 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { MSG, RESEND_WAIT_SECONDS, ROUTES } from '../../../contract';
-import { isApiError } from '../../api/ApiError';
+import { MSG, ROUTES } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { api } from '../../api/instance';
 import { waitUntil } from '../../hooks/countdown';
 import { useCountdown } from '../../hooks/useCountdown';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
-import { IconArrowLeft, IconLock, IconMail } from '../../ui/icons';
-import { TextField } from '../../ui/TextField';
-import { AuthHeading } from './AuthLayout';
+import { IconArrowLeft, IconLock } from '../../ui/icons';
+import { AuthForm, EmailField } from './AuthForm';
+import { AuthHeading, CheckEmailHeading } from './AuthLayout';
 import { resetRequestError } from './formRules';
+import { rateLimitEnd } from './useVerificationResend';
 
 function BackToLogin() {
   return (
@@ -42,11 +42,12 @@ export function RequestResetForm({ initialEmail }: { initialEmail: string }) {
       setSentTo(address);
       setWaitEndsAt(waitUntil(Date.now(), retryAfterSeconds));
     } catch (e) {
-      if (isApiError(e) && e.code === 'rate_limited') {
+      const limitedUntil = rateLimitEnd(e);
+      if (limitedUntil !== null) {
         // A link went out moments ago: show the confirmation with the server's remaining wait.
         setSentTo(address);
         setLimited(true);
-        setWaitEndsAt(Date.now() + (e.retryAfterSeconds ?? RESEND_WAIT_SECONDS) * 1000);
+        setWaitEndsAt(limitedUntil);
       } else {
         setError(errorMessage(e));
       }
@@ -55,8 +56,7 @@ export function RequestResetForm({ initialEmail }: { initialEmail: string }) {
     }
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const invalid = resetRequestError(email);
     setError(invalid);
     if (!invalid) void send(email.trim());
@@ -66,15 +66,9 @@ export function RequestResetForm({ initialEmail }: { initialEmail: string }) {
     const waiting = secondsLeft > 0;
     return (
       <>
-        <AuthHeading
-          icon={<IconMail size={24} />}
-          title={MSG.checkYourEmail}
-          subtitle={
-            <>
-              If an account exists for <strong className="auth-email">{sentTo}</strong>, a link to reset its password is on its way.
-            </>
-          }
-        />
+        <CheckEmailHeading>
+          If an account exists for <strong className="auth-email">{sentTo}</strong>, a link to reset its password is on its way.
+        </CheckEmailHeading>
         <div className="stack">
           {limited && waiting && (
             <Alert tone="warning" title={MSG.resetLimitShown}>
@@ -101,24 +95,9 @@ export function RequestResetForm({ initialEmail }: { initialEmail: string }) {
         title="Reset your password"
         subtitle="Enter the email of your account and we'll send you a link to choose a new password."
       />
-      <form className="auth-form" onSubmit={submit} noValidate>
-        {error && <Alert tone="error">{error}</Alert>}
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          autoFocus
-        />
-        <div className="auth-form__actions">
-          <Button type="submit" size="lg" block busy={busy}>
-            {busy ? 'Sending link...' : 'Send reset link'}
-          </Button>
-        </div>
-      </form>
+      <AuthForm error={error} busy={busy} submitLabel="Send reset link" busyLabel="Sending link..." onSubmit={submit}>
+        <EmailField value={email} onChange={setEmail} autoFocus />
+      </AuthForm>
       <BackToLogin />
     </>
   );

@@ -6,6 +6,7 @@ import { session } from '../../state/session';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { IconPlus } from '../../ui/icons';
+import { LoadFailed } from '../../ui/LoadFailed';
 import { PageSpinner } from '../../ui/Spinner';
 import { ReasonTooltip } from '../../ui/Tooltip';
 import { LibraryCard } from './LibraryCard';
@@ -50,16 +51,9 @@ export default function LibrariesScreen() {
       )}
       {!items ? (
         status === 'error' ? (
-          <div className="stack">
-            <Alert tone="error" title="We couldn't load your libraries">
-              {error}
-            </Alert>
-            <div>
-              <Button variant="secondary" onClick={() => void loadLibraries()}>
-                Try again
-              </Button>
-            </div>
-          </div>
+          <LoadFailed title="We couldn't load your libraries" onRetry={() => void loadLibraries()}>
+            {error}
+          </LoadFailed>
         ) : (
           <PageSpinner label="Loading libraries" />
         )

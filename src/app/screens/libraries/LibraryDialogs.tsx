@@ -1,13 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { DEFAULT_LIBRARY_NAME, LIBRARY_NAME_MAX, libraryPath, type Library } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { libraryApi } from '../../api/instance';
 import { dropLibrary, upsertLibrary } from '../../state/libraries';
 import { showToast } from '../../state/toasts';
-import { Alert } from '../../ui/Alert';
-import { Button, IconButton } from '../../ui/Button';
-import { Dialog } from '../../ui/Dialog';
+import { ConfirmDeleteDialog, RenameDialog } from '../../shell/ActionDialogs';
+import { IconButton } from '../../ui/Button';
+import { FormDialog } from '../../ui/Dialog';
 import { IconClose, IconFilm } from '../../ui/icons';
 import { TextField } from '../../ui/TextField';
 import { formatBytes } from '../library/mediaListing';
@@ -32,8 +32,7 @@ export function CreateLibraryDialog({ onClose }: { onClose: () => void }) {
     setFiles((current) => [...current, ...accepted.filter((f) => !current.some((c) => c.name === f.name && c.size === f.size))]);
   };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     if (!files.length) return;
     setBusy(true);
     setError(null);
@@ -50,124 +49,72 @@ export function CreateLibraryDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Create a library"
       description="Name it, add the first videos, and they are uploaded and indexed right away."
       width={560}
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="create-library" busy={busy} disabled={!files.length}>
-            Create library
-          </Button>
-        </>
-      }
+      submitLabel="Create library"
+      submitDisabled={!files.length}
+      busy={busy}
+      error={error}
+      onSubmit={() => void submit()}
+      onClose={onClose}
     >
-      <form id="create-library" className="stack" onSubmit={(e) => void submit(e)}>
-        {error && <Alert tone="error">{error}</Alert>}
-        <TextField
-          label="Library name"
-          placeholder={DEFAULT_LIBRARY_NAME}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          maxLength={LIBRARY_NAME_MAX}
-          hint={`Left empty, it is called “${DEFAULT_LIBRARY_NAME}”.`}
-          autoFocus
-        />
-        <UploadBox onFiles={addFiles} title="Add the first videos" />
-        {files.length > 0 && (
-          <ul className="chosen-files" aria-label="Chosen files">
-            {files.map((f, i) => (
-              <li key={`${f.name}-${f.size}-${i}`} className="chosen-files__item">
-                <IconFilm size={16} />
-                <span className="chosen-files__name">{f.name}</span>
-                <span className="chosen-files__size">{formatBytes(f.size)}</span>
-                <IconButton label={`Remove ${f.name}`} onClick={() => setFiles(files.filter((x) => x !== f))}>
-                  <IconClose size={16} />
-                </IconButton>
-              </li>
-            ))}
-          </ul>
-        )}
-      </form>
-    </Dialog>
+      <TextField
+        label="Library name"
+        placeholder={DEFAULT_LIBRARY_NAME}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        maxLength={LIBRARY_NAME_MAX}
+        hint={`Left empty, it is called “${DEFAULT_LIBRARY_NAME}”.`}
+        autoFocus
+      />
+      <UploadBox onFiles={addFiles} title="Add the first videos" />
+      {files.length > 0 && (
+        <ul className="chosen-files" aria-label="Chosen files">
+          {files.map((f, i) => (
+            <li key={`${f.name}-${f.size}-${i}`} className="chosen-files__item">
+              <IconFilm size={16} />
+              <span className="chosen-files__name">{f.name}</span>
+              <span className="chosen-files__size">{formatBytes(f.size)}</span>
+              <IconButton label={`Remove ${f.name}`} onClick={() => setFiles(files.filter((x) => x !== f))}>
+                <IconClose size={16} />
+              </IconButton>
+            </li>
+          ))}
+        </ul>
+      )}
+    </FormDialog>
   );
 }
 
 /** Rename a library: preselected current name; saved only when non-empty and different. */
 export function RenameLibraryDialog({ library, onClose }: { library: Library; onClose: () => void }) {
-  const [name, setName] = useState(library.name);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const next = name.trim();
-    if (!next || next === library.name) return onClose();
-    setBusy(true);
-    try {
-      upsertLibrary(await libraryApi.rename(library._id, next));
-      showToast('Library renamed', { tone: 'success' });
-      onClose();
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
+  const rename = async (name: string) => {
+    upsertLibrary(await libraryApi.rename(library._id, name));
+    showToast('Library renamed', { tone: 'success' });
   };
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <RenameDialog
       title="Rename library"
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="rename-library" busy={busy}>
-            Save
-          </Button>
-        </>
-      }
-    >
-      <form id="rename-library" className="stack" onSubmit={(e) => void submit(e)}>
-        {error && <Alert tone="error">{error}</Alert>}
-        <TextField
-          label="Library name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          maxLength={LIBRARY_NAME_MAX}
-          autoFocus
-          onFocus={(e) => e.currentTarget.select()}
-        />
-      </form>
-    </Dialog>
+      label="Library name"
+      currentName={library.name}
+      maxLength={LIBRARY_NAME_MAX}
+      onRename={rename}
+      onClose={onClose}
+    />
   );
 }
 
 export function DeleteLibraryDialog({ library, onClose }: { library: Library; onClose: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      const { freedBytes } = await libraryApi.remove(library._id);
-      dropLibrary(library._id);
-      showToast(`Library deleted. This operation freed ${formatBytes(freedBytes)} of storage.`, { tone: 'success' });
-      onClose();
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
+  const remove = async () => {
+    const { freedBytes } = await libraryApi.remove(library._id);
+    dropLibrary(library._id);
+    showToast(`Library deleted. This operation freed ${formatBytes(freedBytes)} of storage.`, { tone: 'success' });
   };
   const n = library.stats.count;
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <ConfirmDeleteDialog
       title="Delete library"
       description={
         <>
@@ -175,18 +122,9 @@ export function DeleteLibraryDialog({ library, onClose }: { library: Library; on
           This cannot be undone.
         </>
       }
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" busy={busy} onClick={() => void confirm()}>
-            Delete library
-          </Button>
-        </>
-      }
-    >
-      {error && <Alert tone="error">{error}</Alert>}
-    </Dialog>
+      confirmLabel="Delete library"
+      onDelete={remove}
+      onClose={onClose}
+    />
   );
 }

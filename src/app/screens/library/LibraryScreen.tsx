@@ -25,6 +25,7 @@ import {
 import { isApiError } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { libraryApi } from '../../api/instance';
+import { EmptyState } from '../../shell/EmptyState';
 import { upsertLibrary } from '../../state/libraries';
 import { libraryView } from '../../state/libraryView';
 import { preferences, setPreference } from '../../state/preferences';
@@ -32,9 +33,9 @@ import { ensurePreviewToken } from '../../state/previewTokens';
 import { createRateLimiter } from '../../state/rateLimiter';
 import { session } from '../../state/session';
 import { showToast } from '../../state/toasts';
-import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { IconChevronLeft, IconColumns, IconGrid, IconList, IconLock, IconPlus, IconSearch, IconUpload } from '../../ui/icons';
+import { LoadFailed } from '../../ui/LoadFailed';
 import { Menu, MenuCheckboxItem } from '../../ui/Menu';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { Select } from '../../ui/Select';
@@ -111,16 +112,9 @@ export default function LibraryScreen() {
   if (state === 'error')
     return (
       <div className="page">
-        <div className="stack">
-          <Alert tone="error" title="We couldn't load this library">
-            {error}
-          </Alert>
-          <div>
-            <Button variant="secondary" onClick={() => setAttempt((n) => n + 1)}>
-              Try again
-            </Button>
-          </div>
-        </div>
+        <LoadFailed title="We couldn't load this library" onRetry={() => setAttempt((n) => n + 1)}>
+          {error}
+        </LoadFailed>
       </div>
     );
   if (!library || library._id !== id) return <PageSpinner />;
@@ -388,53 +382,36 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
         {data.status === 'loading' ? (
           <PageSpinner label="Loading media" />
         ) : data.status === 'error' ? (
-          <div className="stack">
-            <Alert tone="error" title="We couldn't load the media">
-              {data.error}
-            </Alert>
-            <div>
-              <Button variant="secondary" onClick={() => void reload()}>
-                Try again
-              </Button>
-            </div>
-          </div>
+          <LoadFailed title="We couldn't load the media" onRetry={() => void reload()}>
+            {data.error}
+          </LoadFailed>
         ) : files.length === 0 ? (
-          <section className="card">
-            <div className="empty-state">
-              <span className="empty-state__icon">
-                <IconUpload size={26} />
-              </span>
-              <h2 className="card__title">{MSG_MEDIA.noVideos}</h2>
-              <p className="empty-state__text">
-                {addBlockedReason ??
-                  'Drop videos anywhere on this page, or choose them from your computer. Each is indexed once it is uploaded.'}
-              </p>
-              {!addBlockedReason && (
-                <Button onClick={() => inputRef.current?.click()}>
-                  <IconPlus size={18} /> Add videos
-                </Button>
-              )}
-            </div>
-          </section>
-        ) : shown.length === 0 && isFilterActive(filter) ? (
-          <section className="card">
-            <div className="empty-state">
-              <span className="empty-state__icon">
-                <IconSearch size={26} />
-              </span>
-              <h2 className="card__title">{MSG_MEDIA.noResults}</h2>
-              <p className="empty-state__text">{MSG_MEDIA.noResultsHint}</p>
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  setTitleFilter('');
-                  setStatusFilter(null);
-                }}
-              >
-                Clear filters
+          <EmptyState
+            icon={<IconUpload size={26} />}
+            title={MSG_MEDIA.noVideos}
+            text={
+              addBlockedReason ??
+              'Drop videos anywhere on this page, or choose them from your computer. Each is indexed once it is uploaded.'
+            }
+          >
+            {!addBlockedReason && (
+              <Button onClick={() => inputRef.current?.click()}>
+                <IconPlus size={18} /> Add videos
               </Button>
-            </div>
-          </section>
+            )}
+          </EmptyState>
+        ) : shown.length === 0 && isFilterActive(filter) ? (
+          <EmptyState icon={<IconSearch size={26} />} title={MSG_MEDIA.noResults} text={MSG_MEDIA.noResultsHint}>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setTitleFilter('');
+                setStatusFilter(null);
+              }}
+            >
+              Clear filters
+            </Button>
+          </EmptyState>
         ) : grid ? (
           <MediaGrid files={shown} />
         ) : (

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FREE_TRIAL_PRODUCT_ID, MSG_BILLING, TOP_UP_MAX_QUANTITY, type BillingInfo, type SubscriptionProduct } from '../../../contract';
+import { subscriptionProduct } from '../../../../tests/fixtures/billing';
 import { clampQuantity, planAction, storageAfterChange } from './pricingRules';
 
-const product = (id: string, cents: number): SubscriptionProduct => ({
-  id,
-  name: id,
-  tagline: '',
-  description: '',
-  images: [],
-  price: { id: `price_${id}`, unit_amount: cents, currency: 'usd', interval: 'month', interval_count: 1 },
-  quota: { credits: 0, creditsLifetimeDays: 30, storageHours: 2 },
-});
-const free = product(FREE_TRIAL_PRODUCT_ID, 0);
-const starter = product('starter', 1200);
-const pro = product('pro', 3900);
+const free = subscriptionProduct(FREE_TRIAL_PRODUCT_ID, 0);
+const starter = subscriptionProduct('starter', 1200);
+const pro = subscriptionProduct('pro', 3900);
 
 const on = (current: SubscriptionProduct, extra: Partial<BillingInfo['subscription']> = {}): BillingInfo => ({
   creditsLeft: 0,

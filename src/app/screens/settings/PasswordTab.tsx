@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { MSG, passwordCriteria } from '../../../contract';
+import { MSG } from '../../../contract';
 import { api } from '../../api/instance';
 import { setUser } from '../../state/session';
 import { showToast } from '../../state/toasts';
@@ -7,13 +7,12 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { PasswordField } from '../../ui/TextField';
 import { changePasswordError } from '../auth/formRules';
-import { PasswordChecklist } from '../auth/PasswordChecklist';
+import { NewPasswordFields } from '../auth/NewPasswordFields';
 
 export function PasswordTab() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [visible, setVisible] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -55,25 +54,13 @@ export function PasswordTab() {
           value={current}
           onChange={(e) => setCurrent(e.target.value)}
         />
-        <PasswordField
-          label="New password"
+        <NewPasswordFields
+          password={next}
+          confirmation={confirmation}
+          onPasswordChange={setNext}
+          onConfirmationChange={setConfirmation}
           name="newPassword"
-          autoComplete="new-password"
-          value={next}
-          onChange={(e) => setNext(e.target.value)}
-          visible={visible}
-          onVisibleChange={setVisible}
         />
-        <PasswordField
-          label="Confirm new password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          value={confirmation}
-          onChange={(e) => setConfirmation(e.target.value)}
-          visible={visible}
-          hideToggle
-        />
-        <PasswordChecklist criteria={passwordCriteria(next, confirmation)} />
         <div>
           <Button type="submit" busy={busy}>
             {busy ? 'Changing password...' : 'Change password'}

@@ -1,39 +1,12 @@
-import { useState } from 'react';
-import { MSG, RESEND_WAIT_SECONDS } from '../../../contract';
-import { isApiError } from '../../api/ApiError';
-import { errorMessage } from '../../api/errorMessage';
-import { api } from '../../api/instance';
-import { canResend, waitUntil } from '../../hooks/countdown';
-import { useCountdown } from '../../hooks/useCountdown';
+import { MSG } from '../../../contract';
 import { showToast } from '../../state/toasts';
-import { lastVerificationSentAt, recordVerificationSent } from '../../state/verificationResend';
 import { Button } from '../../ui/Button';
 import { IconMail } from '../../ui/icons';
+import { useVerificationResend } from '../auth/useVerificationResend';
 
 /** The resend-verification notice of unverified accounts, with the same 60-second wait as /verify-email. */
 export function VerifyNotice({ email }: { email: string }) {
-  const [sentAt, setSentAt] = useState(() => lastVerificationSentAt(email));
-  const [waitEndsAt, setWaitEndsAt] = useState(() => (sentAt ? waitUntil(sentAt) : null));
-  const [busy, setBusy] = useState(false);
-  const secondsLeft = useCountdown(waitEndsAt);
-
-  const resend = async () => {
-    const now = Date.now();
-    if (!canResend(sentAt, now)) return;
-    setBusy(true);
-    try {
-      const { retryAfterSeconds } = await api.resendVerification({ email });
-      recordVerificationSent(email, now);
-      setSentAt(now);
-      setWaitEndsAt(waitUntil(now, retryAfterSeconds));
-      showToast(`Verification email sent to ${email}`, { tone: 'success' });
-    } catch (e) {
-      if (isApiError(e) && e.code === 'rate_limited') setWaitEndsAt(Date.now() + (e.retryAfterSeconds ?? RESEND_WAIT_SECONDS) * 1000);
-      else showToast(errorMessage(e), { tone: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { secondsLeft, busy, resend } = useVerificationResend(email, { onError: (message) => showToast(message, { tone: 'error' }) });
 
   return (
     <section className="verify-notice" role="status">

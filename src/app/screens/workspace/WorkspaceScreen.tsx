@@ -4,9 +4,8 @@ import { useSnapshot } from 'valtio';
 import { MSG, ROUTES, libraryPath, type Library } from '../../../contract';
 import { libraries, loadLibraries } from '../../state/libraries';
 import { session } from '../../state/session';
-import { Alert } from '../../ui/Alert';
-import { Button } from '../../ui/Button';
 import { IconChevronLeft } from '../../ui/icons';
+import { LoadFailed } from '../../ui/LoadFailed';
 import { PageSpinner } from '../../ui/Spinner';
 import { LibraryThumb, libraryName } from '../libraries/LibraryCard';
 import { enqueueFiles } from '../upload/enqueueFiles';
@@ -34,16 +33,9 @@ export default function WorkspaceScreen() {
     if (status !== 'error') return <PageSpinner label="Loading your workspace" />;
     return (
       <div className="page">
-        <div className="stack">
-          <Alert tone="error" title="We couldn't load your libraries">
-            {error}
-          </Alert>
-          <div>
-            <Button variant="secondary" onClick={() => void loadLibraries()}>
-              Try again
-            </Button>
-          </div>
-        </div>
+        <LoadFailed title="We couldn't load your libraries" onRetry={() => void loadLibraries()}>
+          {error}
+        </LoadFailed>
       </div>
     );
   }
