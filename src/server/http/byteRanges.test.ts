@@ -33,6 +33,10 @@ describe('parseRanges', () => {
     expect(parseRanges('items=0-9', 5000)).toBeNull();
     expect(parseRanges('bytes=9-0', 5000)).toBeNull();
     expect(parseRanges('bytes=a-b', 5000)).toBeNull();
+    // overlapping ranges (the same bytes asked for again and again) are ignored: the file is sent once
+    expect(parseRanges('bytes=0-,0-', 5000)).toBeNull();
+    expect(parseRanges('bytes=100-199,150-160', 5000)).toBeNull();
+    expect(parseRanges('bytes=100-199,200-299', 5000)).toHaveLength(2);
   });
 });
 

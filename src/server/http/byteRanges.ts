@@ -19,8 +19,8 @@ export const MAX_RANGES = 64;
 
 /**
  * The ranges of a `Range` header for a file of `size` bytes, in the order asked: null when there is
- * no header or it is not a byte-range set we read (the whole file is served), 'unsatisfiable' when
- * none of its ranges falls inside the file or there are more than MAX_RANGES.
+ * no header, it is not a byte-range set we read, or its ranges overlap (the whole file is served),
+ * 'unsatisfiable' when none of its ranges falls inside the file or there are more than MAX_RANGES.
  */
 export function parseRanges(header: string | undefined, size: number): ByteRange[] | null | 'unsatisfiable' {
   const m = header ? /^\s*bytes\s*=\s*(.+)$/i.exec(header) : null;
@@ -43,6 +43,10 @@ export function parseRanges(header: string | undefined, size: number): ByteRange
     }
     if (start < size && end > start) ranges.push({ start, end });
   }
+  // Overlapping ranges would let a small request ask for the same bytes many times over (RFC 9110
+  // §14.2 lets a server ignore such a header): the whole file is served instead, once.
+  const sorted = [...ranges].sort((a, b) => a.start - b.start);
+  if (sorted.some((r, i) => i > 0 && r.start < sorted[i - 1]!.end)) return null;
   return ranges.length ? ranges : 'unsatisfiable';
 }
 
