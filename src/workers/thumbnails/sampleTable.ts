@@ -30,45 +30,74 @@ export interface SampleTable {
   syncs: Uint32Array;
 }
 
+/** Samples as columns (decode order, track timescale units), as the moov's sample tables are read. */
+export interface SampleColumns {
+  count: number;
+  offset: Float64Array;
+  size: Uint32Array;
+  cts: Float64Array;
+  duration: Float64Array;
+  isSync: Uint8Array;
+}
+
 /**
  * `mediaTimeShift` is the edit list's media_time (ffmpeg writes one when B-frames delay the first
  * presentation); `emptyEditSeconds` is any leading empty edit.
  */
 export function buildSampleTable(samples: readonly SampleInfo[], timescale: number, mediaTimeShift = 0, emptyEditSeconds = 0): SampleTable {
   const count = samples.length;
-  if (count === 0) throw new Error('The video track has no samples');
-  const t: SampleTable = {
-    timescale,
+  const columns: SampleColumns = {
     count,
     offset: new Float64Array(count),
     size: new Uint32Array(count),
-    pts: new Float64Array(count),
+    cts: new Float64Array(count),
     duration: new Float64Array(count),
     isSync: new Uint8Array(count),
-    byPts: new Uint32Array(count),
-    syncByPts: new Uint32Array(0),
-    syncs: new Uint32Array(0),
   };
-  const shift = mediaTimeShift - emptyEditSeconds * timescale;
-  const syncs: number[] = [];
   samples.forEach((s, i) => {
-    t.offset[i] = s.offset;
-    t.size[i] = s.size;
-    t.pts[i] = s.cts - shift;
-    t.duration[i] = s.duration;
-    t.isSync[i] = s.isSync ? 1 : 0;
-    if (s.isSync) syncs.push(i);
+    columns.offset[i] = s.offset;
+    columns.size[i] = s.size;
+    columns.cts[i] = s.cts;
+    columns.duration[i] = s.duration;
+    columns.isSync[i] = s.isSync ? 1 : 0;
   });
+  return buildSampleTableFromColumns(columns, timescale, mediaTimeShift, emptyEditSeconds);
+}
+
+/**
+ * `buildSampleTable` from columns. The table keeps the `offset`, `size`, `duration` and `isSync`
+ * arrays (no copy), so they must not be changed afterwards.
+ */
+export function buildSampleTableFromColumns(c: SampleColumns, timescale: number, mediaTimeShift = 0, emptyEditSeconds = 0): SampleTable {
+  const count = c.count;
+  if (count === 0) throw new Error('The video track has no samples');
+  const shift = mediaTimeShift - emptyEditSeconds * timescale;
+  const pts = new Float64Array(count);
+  let syncCount = 0;
+  for (let i = 0; i < count; i++) {
+    pts[i] = c.cts[i]! - shift;
+    if (c.isSync[i]) syncCount++;
+  }
   // A track without stss has every sample a sync sample (mp4box reports is_sync accordingly);
   // a broken one without any is decoded from its first sample.
-  if (syncs.length === 0) {
-    syncs.push(0);
-    t.isSync[0] = 1;
+  if (syncCount === 0) {
+    c.isSync[0] = 1;
+    syncCount = 1;
   }
-  t.byPts = sortByPts(t.pts, count);
-  t.syncs = Uint32Array.from(syncs);
-  t.syncByPts = Uint32Array.from([...syncs].sort((a, b) => t.pts[a]! - t.pts[b]! || a - b));
-  return t;
+  const syncs = new Uint32Array(syncCount);
+  for (let i = 0, n = 0; i < count; i++) if (c.isSync[i]) syncs[n++] = i;
+  return {
+    timescale,
+    count,
+    offset: c.offset,
+    size: c.size,
+    pts,
+    duration: c.duration,
+    isSync: c.isSync,
+    byPts: sortByPts(pts, count),
+    syncs,
+    syncByPts: Uint32Array.from(syncs).sort((a, b) => pts[a]! - pts[b]! || a - b),
+  };
 }
 
 /**

@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
-import { createFile, DataStream, Endianness, Log, MP4BoxBuffer, type Movie, type MultiBufferStream, type VisualSampleEntry } from 'mp4box';
+import { Log } from 'mp4box';
 import { serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
-import { HEAD_BYTES, Mp4FormatError, readMovieBoxes, syntheticFtyp } from './mp4Boxes';
+import { HEAD_BYTES, readMovieBoxes } from './mp4Boxes';
+import { indexMovie } from './movieIndex';
 import { RangeReader } from './rangeReader';
-import { buildSampleTable, planBatch, planRanges, splitLanes, timestampUs, type GopPlan, type SampleTable } from './sampleTable';
+import { planBatch, planRanges, splitLanes, timestampUs, type GopPlan, type SampleTable } from './sampleTable';
 import type { BatchStats, FrameRequest, FrameResult, SourceInfo, ThumbnailsProtocol } from './thumbnails.protocol';
 import { copyRect, isScalableFormat, scaleToRgba } from './frameScaler';
 import { coverRect } from './tileGeometry';
@@ -87,74 +88,22 @@ function closeSource() {
   source = null;
 }
 
-/** The avcC/hvcC/vpcC/av1C payload WebCodecs takes as `description` (the box without its header). */
-function descriptionOf(entry: VisualSampleEntry, movieBytes: Uint8Array): Uint8Array | undefined {
-  if (entry.avcC || entry.hvcC) {
-    const stream = new DataStream(undefined, 0, Endianness.BIG_ENDIAN);
-    // avcC's typings ask for a MultiBufferStream, but its write only uses DataStream methods.
-    if (entry.avcC) entry.avcC.write(stream as MultiBufferStream);
-    else entry.hvcC!.write(stream);
-    return new Uint8Array(stream.buffer, 8);
-  }
-  // mp4box cannot write these two back; their bytes are where it parsed them in the buffer we gave it.
-  const raw = entry.vpcC ?? entry.av1C;
-  if (raw?.start !== undefined && raw.hdr_size !== undefined) return movieBytes.slice(raw.start + raw.hdr_size, raw.start + raw.size);
-  return undefined;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
-
 async function openSource(url: string): Promise<SourceInfo> {
   closeSource();
   const reader = new RangeReader(url);
   const head = await reader.read(0, HEAD_BYTES);
   const size = reader.size ?? head.length;
   const { ftyp, moov } = await readMovieBoxes((start, end) => reader.read(start, end), head, size);
-  // mp4box gets only ftyp + moov: sample offsets in stco/co64 are absolute, so where moov sat does not matter.
-  const movieBytes = concat(ftyp ?? syntheticFtyp(), moov);
-  const file = createFile();
-  let movie: Movie | undefined;
-  let parseError: string | undefined;
-  file.onReady = (info) => (movie = info);
-  file.onError = (module, message) => (parseError = `${module}: ${message}`);
-  file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(movieBytes.buffer, 0));
-  file.flush();
-  if (!movie) throw new Mp4FormatError(parseError ?? 'The movie header could not be read');
-  const track = movie.videoTracks[0];
-  if (!track) throw new Mp4FormatError('The media has no video track');
-  const samples = file.getTrackSamplesInfo(track.id) ?? [];
-  let shift = 0;
-  let emptySeconds = 0;
-  for (const edit of track.edits ?? []) {
-    if (edit.media_time === -1) emptySeconds += edit.segment_duration / (track.movie_timescale || movie.timescale);
-    else {
-      shift = edit.media_time;
-      break;
-    }
-  }
-  const table = buildSampleTable(
-    samples.map((s) => ({ offset: s.offset, size: s.size, cts: s.cts, dts: s.dts, duration: s.duration, isSync: s.is_sync })),
-    track.timescale,
-    shift,
-    emptySeconds,
-  );
-  const entry = file.getTrackById(track.id).mdia.minf.stbl.stsd.entries[0] as VisualSampleEntry;
-  const width = track.video?.width || entry.width;
-  const height = track.video?.height || entry.height;
+  const movie = indexMovie(ftyp, moov);
+  const { table } = movie;
   // optimizeForLatency: frames come out as soon as decoded instead of after the reorder window.
   const config: VideoDecoderConfig = {
-    codec: track.codec,
-    codedWidth: entry.width || width,
-    codedHeight: entry.height || height,
+    codec: movie.codec,
+    codedWidth: movie.codedWidth,
+    codedHeight: movie.codedHeight,
     optimizeForLatency: true,
   };
-  const description = descriptionOf(entry, movieBytes);
-  if (description) config.description = description;
+  if (movie.description) config.description = movie.description;
   let decodable = false;
   if (typeof VideoDecoder !== 'undefined' && typeof OffscreenCanvas !== 'undefined') {
     try {
@@ -163,11 +112,11 @@ async function openSource(url: string): Promise<SourceInfo> {
       decodable = false; // a codec string WebCodecs cannot even parse (e.g. 'mp4v.20.9')
     }
   }
-  const seconds = track.samples_duration / track.timescale;
+  const seconds = movie.duration;
   const info: SourceInfo = {
-    codec: track.codec,
-    width,
-    height,
+    codec: movie.codec,
+    width: movie.width,
+    height: movie.height,
     duration: seconds,
     frameRate: seconds > 0 ? table.count / seconds : 0,
     sampleCount: table.count,
