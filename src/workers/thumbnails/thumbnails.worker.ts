@@ -265,12 +265,22 @@ async function decodeBatch(src: Source, requests: FrameRequest[]): Promise<{ res
   /** Feeds a lane's GOPs to one decoder, then flushes it; GOPs are independent, so lanes run side by side. */
   const runLane = async (slot: DecoderSlot, lane: GopPlan[]) => {
     let fed = 0;
+    /** Chunks given to the decoder since its last flush. */
+    let unflushed = 0;
     for (const plan of lane) {
       if (!live(plan)) continue;
       stats.gops++;
       for (const t of plan.targets) {
         const ts = timestampUs(table, t.sample);
         wanted.set(ts, [...(wanted.get(ts) ?? []), t.id]);
+      }
+      // Chromium's decoder starts on a picture only once two more chunks are queued behind it (measured:
+      // a keyframe fed alone comes out 10 ms after the second chunk after it). Between GOPs, when this
+      // lane would now wait for bytes, a flush lets the decoder work on what it holds meanwhile; with
+      // the bytes at hand it keeps its pipeline (flushing after every GOP measured slower).
+      if (unflushed > 0 && !reader.cached(table.offset[plan.start]!, table.offset[plan.start]! + table.size[plan.start]!)) {
+        slot.decoder.flush().catch(() => undefined);
+        unflushed = 0;
       }
       for (let i = plan.start; i <= plan.end; i++) {
         // Every GOP starts at a sync sample, so the decoder can leave one half-way for the next.
@@ -289,12 +299,11 @@ async function decodeBatch(src: Source, requests: FrameRequest[]): Promise<{ res
           }),
         );
         fed++;
+        unflushed++;
         stats.chunksDecoded++;
       }
     }
-    // Chromium's decoder holds two pictures back until two more chunks arrive; flushing emits them. Not
-    // flushing after every GOP is deliberate: with a view's bytes arriving in one multi-range response the
-    // decoder is never starved, and flushing per GOP measured slower (95 vs 116 thumbnails/s at 1600 %).
+    // The last pictures come out with the final flush.
     if (fed > 0) await slot.decoder.flush();
     if (slot.failure) throw slot.failure;
   };
