@@ -198,16 +198,19 @@ export async function startServer(env: Record<string, string | undefined> = {}):
 
     const boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));
     queueRef.boss = boss;
+    // Cleanup runs in reverse: stop the queue, then wait for handlers it gave up on, then the rest.
+    let drainJobs = (_ms: number): Promise<void> => Promise.resolve();
+    cleanup.push(() => drainJobs(15_000));
     cleanup.push(() => boss.stop({ graceful: true, wait: true, timeout: 10_000 }));
     if (database.kind === 'pglite' && config.role !== 'api') {
       const n = await requeueOrphanedJobs(database.executeSql, [INGEST_JOB]);
       if (n) log.info({ jobs: n }, 'resumed jobs cut off by an earlier stop');
     }
-    await registerJobs(
+    ({ drain: drainJobs } = await registerJobs(
       boss,
       [accountCleanupJob(accounts), ingestJob(ingest) as JobDefinition, uploadExpiryJob(uploads), renewalJob(billing)],
       config.role !== 'api',
-    );
+    ));
 
     let url = config.appUrl;
     if (config.role !== 'worker') {

@@ -11,7 +11,17 @@ export interface JobDefinition<T extends object = object> {
 }
 
 /** Checks that every job name has exactly one handler, then creates queues, schedules and workers. */
-export async function registerJobs(boss: PgBoss, jobs: JobDefinition[], runWorkers: boolean) {
+/**
+ * Registers the queues (and their workers when `runWorkers`). `drain` waits for handlers still
+ * running after `boss.stop()`: pg-boss stops waiting after its timeout and records a late
+ * handler's outcome without awaiting it, so the database must stay open until those calls are made.
+ */
+export async function registerJobs(
+  boss: PgBoss,
+  jobs: JobDefinition[],
+  runWorkers: boolean,
+): Promise<{ drain(timeoutMs: number): Promise<void> }> {
+  const running = new Set<Promise<unknown>>();
   const seen = new Set<string>();
   for (const job of jobs) {
     if (seen.has(job.name)) throw new Error(`Job ${job.name} has more than one handler`);
@@ -22,11 +32,26 @@ export async function registerJobs(boss: PgBoss, jobs: JobDefinition[], runWorke
     if (job.cron) await boss.schedule(job.name, job.cron);
     else await boss.unschedule(job.name).catch(() => undefined);
     if (runWorkers) {
-      await boss.work<object>(job.name, { pollingIntervalSeconds: 2, ...(job.workOptions ?? {}) }, async (batch) => {
-        for (const j of batch) await job.handler(j.data, j);
+      await boss.work<object>(job.name, { pollingIntervalSeconds: 2, ...(job.workOptions ?? {}) }, (batch) => {
+        const run = (async () => {
+          for (const j of batch) await job.handler(j.data, j);
+        })();
+        running.add(run);
+        void run.catch(() => undefined).finally(() => running.delete(run));
+        return run;
       });
     }
   }
+  return {
+    async drain(timeoutMs: number) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+      await Promise.race([Promise.allSettled([...running]), timeout]);
+      clearTimeout(timer);
+      // pg-boss records the outcome in the continuation after the handler settles: let it be sent.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    },
+  };
 }
 
 /**
