@@ -19,6 +19,12 @@ export function byterangesBoundary(contentType: string | null | undefined): stri
   return m ? (m[1] ?? m[2] ?? null) : null;
 }
 
+/** A `Content-Range: bytes first-last/size` value (size `*` when unknown), or null for anything else. */
+export function parseContentRange(value: string | null | undefined): { start: number; last: number; size: number | undefined } | null {
+  const m = value ? /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(value) : null;
+  return m ? { start: Number(m[1]), last: Number(m[2]), size: m[3] === '*' ? undefined : Number(m[3]) } : null;
+}
+
 export interface RangePart {
   /** Offset of the part's first byte in the file. */
   start: number;
@@ -102,12 +108,11 @@ export class MultipartRangeParser {
     const headersEnd = text.indexOf('\r\n\r\n', after);
     if (headersEnd < 0) return -1;
     const headers = text.slice(after, headersEnd);
-    const range = /^content-range:\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/im.exec(headers);
+    const range = parseContentRange(/^content-range:(.*)$/im.exec(headers)?.[1]);
     if (!range) throw new MultipartFormatError('A part has no byte Content-Range');
-    const start = Number(range[1]);
-    const last = Number(range[2]);
+    const { start, last, size } = range;
     if (last < start) throw new MultipartFormatError(`A part has an empty range ${start}-${last}`);
-    this.part = { start, size: range[3] === '*' ? undefined : Number(range[3]), bytes: new Uint8Array(last - start + 1), filled: 0 };
+    this.part = { start, size, bytes: new Uint8Array(last - start + 1), filled: 0 };
     return headersEnd + 4;
   }
 }

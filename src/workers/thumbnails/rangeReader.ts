@@ -1,4 +1,4 @@
-import { byterangesBoundary, MultipartRangeParser } from './multipartRanges';
+import { byterangesBoundary, MultipartRangeParser, parseContentRange } from './multipartRanges';
 import { coalesceRanges, type ByteRange } from './sampleTable';
 
 /**
@@ -79,8 +79,8 @@ export class RangeReader {
         res.status === 200 ? 'The media server ignored the byte range' : `Reading the media failed (HTTP ${res.status})`,
       );
     }
-    const total = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '');
-    if (total) this.size = Number(total[1]);
+    const total = parseContentRange(res.headers.get('content-range'))?.size;
+    if (total !== undefined) this.size = total;
     const bytes = new Uint8Array(await res.arrayBuffer());
     this.bytesRead += bytes.length;
     this.remember(start, bytes);
@@ -208,13 +208,13 @@ export class RangeReader {
     }
     const asked = ranges.reduce((n, r) => n + r.end - r.start, 0);
     const length = Number(res.headers.get('content-length') ?? NaN);
-    const span = /^bytes (\d+)-(\d+)\/(\d+)/.exec(res.headers.get('content-range') ?? '');
+    const span = parseContentRange(res.headers.get('content-range'));
     // One range for all of them (a server may merge ranges): fine if it is not much more than asked.
     if (res.status === 206 && span && Number.isFinite(length) && length <= asked * 2 + 1024 * 1024) {
       const bytes = new Uint8Array(await res.arrayBuffer());
-      this.size = Number(span[3]);
+      if (span.size !== undefined) this.size = span.size;
       this.bytesRead += bytes.length;
-      this.remember(Number(span[1]), bytes);
+      this.remember(span.start, bytes);
       settle();
       return;
     }

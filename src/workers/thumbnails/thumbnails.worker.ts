@@ -180,9 +180,9 @@ const MAX_BUFFERS = 4;
  * canvas, which converts the whole picture first (~5 ms without a GPU).
  */
 async function drawTile(frame: VideoFrame, width: number, height: number): Promise<ImageBitmap> {
+  const r = coverRect(frame.displayWidth, frame.displayHeight, width, height);
   const visible = frame.visibleRect;
   if (visible && isScalableFormat(frame.format)) {
-    const r = coverRect(frame.displayWidth, frame.displayHeight, width, height);
     const kx = visible.width / frame.displayWidth;
     const ky = visible.height / frame.displayHeight;
     const source = { x: visible.x + r.x * kx, y: visible.y + r.y * ky, width: r.width * kx, height: r.height * ky };
@@ -211,7 +211,6 @@ async function drawTile(frame: VideoFrame, width: number, height: number): Promi
     }
   }
   const ctx = contextFor(width, height);
-  const r = coverRect(frame.displayWidth, frame.displayHeight, width, height);
   ctx.drawImage(frame, r.x, r.y, r.width, r.height, 0, 0, width, height);
   return ctx.canvas.transferToImageBitmap();
 }
