@@ -51,20 +51,6 @@ if (missing.length) {
 // Debian's source package (trixie's), as ARCHITECTURE.md says.
 ensurePgvector();
 
-// 1c. The indexer's model files (not committed): MODELS_DIR, else ../shared/models beside the
-// repository, else the machine's shared folder (a clone made elsewhere, as CI's is).
-if (!process.env.MODELS_DIR) {
-  const candidates = [path.resolve(root, '../shared/models'), '/work/shared/models'];
-  const found = candidates.find((d) => fs.existsSync(path.join(d, 'yolox_nano.onnx')));
-  if (!found) {
-    console.error(
-      `The model files were not found (looked in ${candidates.join(', ')}): set MODELS_DIR to the folder of ../shared/models/README.md and run npm test again.`,
-    );
-    process.exit(1);
-  }
-  process.env.MODELS_DIR = found;
-}
-
 // 2. npm dependencies, when this is a fresh clone.
 if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
   if (run('npm', ['ci', '--no-audit', '--no-fund']) !== 0) process.exit(1);

@@ -32,7 +32,7 @@ export interface Config {
   signupBonusDays: number;
   /** Hosts the app may send people to (payment pages); the app's own origin is always allowed. */
   allowedRedirectHosts: string[];
-  /** Folder of the indexer's model files (see ../shared/models/README.md). */
+  /** Folder of the indexer's model files (see models/README.md). */
   modelsDir: string;
   /** Where missing model files are fetched from on start (a mirror of the models folder); null: never fetch. */
   modelsUrl: string | null;
@@ -134,12 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/**
- * MODELS_DIR, else the project's sibling `shared/models` folder where it exists (development and
- * CI), else `models` inside DATA_DIR, where MODELS_URL fetches put them.
- */
+/** MODELS_DIR, else the project's own `models/` folder (committed; MODELS_URL adds the optional CLIP pair to it). */
 function defaultModelsDir(env: Record<string, string | undefined>) {
-  if (env.MODELS_DIR) return path.resolve(env.MODELS_DIR);
-  const shared = path.join(import.meta.dirname, '../../../shared/models');
-  return fs.existsSync(shared) ? shared : path.resolve(env.DATA_DIR || './data', 'models');
+  return env.MODELS_DIR ? path.resolve(env.MODELS_DIR) : path.join(import.meta.dirname, '../../models');
 }
