@@ -1,10 +1,15 @@
-// `npm start`: builds the web app when it is missing or older than its sources, then runs the
-// server (app + API on one port) from the TypeScript sources.
+// `npm start`: installs the Debian tools the indexer runs (ffmpeg, pocketsphinx) when it can, builds
+// the web app when it is missing or older than its sources, then runs the server (app + API on one
+// port) from the TypeScript sources. A tool that cannot be installed does not stop the start: the
+// server reports the features it turns off (in the log, on /health and in the app).
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { provision, SERVER_PACKAGES } from './provision.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
+const { hint } = provision(SERVER_PACKAGES);
+if (hint) console.warn(`${hint} The server starts without the features they provide.`);
 const newest = (dir) => {
   let t = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {

@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { provision, TEST_PACKAGES } from './provision.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -14,37 +15,11 @@ const run = (cmd, cmdArgs, opts = {}) => {
   return r.status ?? 1;
 };
 
-// 1. System packages: binary -> Debian package.
-const NEEDED = [
-  ['/usr/bin/chromium', 'chromium'],
-  ['ffmpeg', 'ffmpeg'],
-  ['ffprobe', 'ffmpeg'],
-  ['/usr/lib/postgresql', 'postgresql'],
-  ['pocketsphinx_continuous', 'pocketsphinx'],
-  ['/usr/share/pocketsphinx/model/en-us', 'pocketsphinx-en-us'],
-  ['flite', 'flite'],
-  ['espeak-ng', 'espeak-ng'],
-  ['/usr/share/darknet/data/dog.jpg', 'darknet'],
-  ['/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf', 'fonts-dejavu-core'],
-];
-const present = (bin) => (bin.startsWith('/') ? fs.existsSync(bin) : has(bin));
-const missing = [...new Set(NEEDED.filter(([bin]) => !present(bin)).map(([, pkg]) => pkg))];
+// 1. System packages (see provision.mjs).
+const { missing, hint } = provision(TEST_PACKAGES);
 if (missing.length) {
-  const isRoot = process.getuid?.() === 0;
-  if (isRoot && has('apt-get')) {
-    console.log(`Installing ${missing.join(', ')} with apt-get...`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    if (
-      run('apt-get', ['update', '-qq'], { env }) !== 0 ||
-      run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env }) !== 0
-    ) {
-      console.error(`Could not install ${missing.join(' ')}: install them with apt-get and run npm test again.`);
-      process.exit(1);
-    }
-  } else {
-    console.error(`Missing system packages: install them with \`sudo apt-get install -y ${missing.join(' ')}\`, then run npm test again.`);
-    process.exit(1);
-  }
+  console.error(`${hint} Then run npm test again.`);
+  process.exit(1);
 }
 
 // 1b. pgvector for the real-PostgreSQL pass: bookworm has no binary package, so it is built from
