@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 
 /** Configuration, parsed and validated once at boot. A bad value stops the start naming the variable. */

@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractAudio16k, extractFrame, makeTestVideo, type TestVideo } from '../../../../tests/fixtures/makeMedia';
 import { MODELS_DIR, partialModelsDir, removeDir, tempDir } from '../../../../tests/fixtures/modelsDir';
 import { cosine } from './image';
 import { createIndexModels, createSpeechToText, createVisualAnalyzer, ModelMissingError, type VisualFeatures } from './index';
+import { MODEL_FILES, verifyModelFiles } from './fetchModels';
 import { YoloxDetector } from './yolox';
 
 describe('the indexer models over a generated video with a known timeline', () => {
@@ -135,4 +137,36 @@ describe('missing models are reported by name', () => {
       removeDir(empty);
     }
   }, 30_000);
+
+  it('does not open a model whose file fails its pinned hash, and names the file in one log line', async () => {
+    const dir = partialModelsDir([
+      'mobilenetv2-12-int8-embed.onnx',
+      'imagenet1k_labels.tsv',
+      'clip-tokenizer/vocab.json',
+      'clip-tokenizer/merges.txt',
+    ]);
+    // A truncated detector: same name, wrong bytes.
+    fs.writeFileSync(path.join(dir, 'yolox_nano.onnx'), fs.readFileSync(path.join(MODELS_DIR, 'yolox_nano.onnx')).subarray(0, 1000));
+    fs.copyFileSync(path.join(MODELS_DIR, 'coco80_labels.txt'), path.join(dir, 'coco80_labels.txt'));
+    const warnings: string[] = [];
+    const models = await createIndexModels(dir, { info: () => undefined, warn: (_o, msg) => warnings.push(msg) });
+    try {
+      expect(models.capabilities).not.toContain('objects');
+      expect(models.capabilities).toContain('classes');
+      expect(models.missing).toContainEqual(
+        expect.stringMatching(/^objects: yolox_nano\.onnx is corrupt \(1000 bytes instead of 3713911\)$/),
+      );
+      expect(warnings.filter((w) => w.includes('yolox_nano.onnx is corrupt'))).toHaveLength(1);
+    } finally {
+      await models.close();
+      removeDir(dir);
+    }
+  }, 30_000);
+});
+
+describe('the models shipped in the repository', () => {
+  it('are the pinned files, byte for byte', async () => {
+    expect(await verifyModelFiles(MODELS_DIR)).toEqual([]);
+    for (const f of MODEL_FILES.filter((m) => !m.optional)) expect(fs.existsSync(path.join(MODELS_DIR, f.path)), f.path).toBe(true);
+  });
 });

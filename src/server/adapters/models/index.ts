@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { IndexModels } from '../../services/ports';
 import { ClipImageEncoder, ClipTextEncoder, clipMissing, NoTextEncoder } from './clip';
 import { dominantColours } from './colours';
+import { verifyModelFiles, type CorruptModelFile } from './fetchModels';
 import { decodeRgb, type RgbImage } from './image';
 import { MobilenetClassifier, readImagenetLabels, type ClassifierResult } from './mobilenet';
 import { findLines, OcrReader } from './ocr';
@@ -26,6 +27,8 @@ export interface VisualAnalyzerOptions {
   ocr?: 'auto' | 'off';
   /** Threads per ONNX session (default: ONNX Runtime's choice). */
   threads?: number;
+  /** Files that failed their pinned hash (`verifyModelFiles`): their models are not opened. */
+  corrupt?: readonly CorruptModelFile[];
 }
 
 /** Keyframes are decoded once at up to this size: the detectors look at <= 640 px, OCR crops gain nothing beyond. */
@@ -47,6 +50,12 @@ export async function createVisualAnalyzer(
   const session = { threads: opts.threads };
   const attempt = async <T>(features: VisualFeature[], open: () => Promise<T>): Promise<T | null> => {
     if (features.every((f) => skip.has(f))) return null;
+    const bad = (opts.corrupt ?? []).filter((c) => c.features.some((f) => features.includes(f as VisualFeature)));
+    if (bad.length) {
+      const why = bad.map((c) => `${c.path} is corrupt (${c.reason})`).join(', ');
+      for (const f of features) if (!skip.has(f)) notComputed.push(`${f}: ${why}`);
+      return null;
+    }
     try {
       return await open();
     } catch (err) {
@@ -192,9 +201,12 @@ export async function createIndexModels(
   log?: ModelLog,
 ): Promise<IndexModels & { capabilities: string[]; close(): Promise<void> }> {
   const missing: string[] = [];
+  const corrupt = await verifyModelFiles(modelsDir);
+  for (const c of corrupt)
+    log?.warn({ file: c.path, modelsDir }, `model file ${c.path} is corrupt (${c.reason}): ${c.features.join(', ')} off`);
   // One thread per session: ingest runs speech beside the picture models, and on 2 cores ONNX
   // Runtime's own thread pool only spins against it (measured 38 vs 50 ms a keyframe, idle machine).
-  const visual = await createVisualAnalyzer(modelsDir, { threads: 1 });
+  const visual = await createVisualAnalyzer(modelsDir, { threads: 1, corrupt });
   missing.push(...visual.missing);
   const useVisual = visual.capabilities.includes('objects') || visual.capabilities.includes('classes');
   if (!useVisual) await visual.close();
@@ -206,7 +218,14 @@ export async function createIndexModels(
     missing.push(`speech: ${reason(err)}`);
   }
 
-  const encoder = await createTextEncoder(modelsDir);
+  const encoder = corrupt.some((c) => c.features.includes('clip'))
+    ? new NoTextEncoder(
+        `clip: ${corrupt
+          .filter((c) => c.features.includes('clip'))
+          .map((c) => `${c.path} is corrupt`)
+          .join(', ')}`,
+      )
+    : await createTextEncoder(modelsDir);
   if (!encoder.available && encoder.reason && !missing.includes(encoder.reason)) missing.push(encoder.reason);
 
   let wn: WordNet | null = null;
