@@ -9,3 +9,4 @@ export * from './library';
 export * from './credits';
 export * from './billing';
 export * from './timeline';
+export * from './capabilities';

@@ -7,7 +7,7 @@ import { registerCodecs } from './http/codec';
 import { ok, reply } from './http/envelope';
 import { registerErrorHandler } from './http/errorHandler';
 import { registerWebApp } from './http/static';
-import { API } from '../contract';
+import { API, type HealthInfo } from '../contract';
 import type { BlobStore } from './adapters/blobs/blobStore';
 import type { TokenSigner } from './adapters/security/tokens';
 import { blobRoutes } from './http/blob.routes';
@@ -37,6 +37,8 @@ export interface Services {
   users: UserRepository;
   index: IndexRepository;
   search: SearchService;
+  /** What the indexer can compute here, for `GET /health`. */
+  health: () => Omit<HealthInfo, 'ok'>;
 }
 
 /** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
@@ -62,7 +64,7 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
     res.header('referrer-policy', 'same-origin');
     res.header('x-frame-options', 'DENY');
   });
-  app.get(API.health, async (req, res) => reply(req, res, ok({ ok: true })));
+  app.get(API.health, async (req, res) => reply(req, res, ok<HealthInfo>({ ok: true, ...services.health() })));
   accountRoutes(app, services.accounts);
   libraryRoutes(app, services.accounts, services.libraries, services.uploads);
   blobRoutes(app, services.blobs, services.uploads, services.libraries, services.tokens);

@@ -18,7 +18,8 @@ import { uploadExpiryJob } from './jobs/uploadExpiry.job';
 import type { BlobStore } from './adapters/blobs/blobStore';
 import { LocalBlobStore } from './adapters/blobs/localBlobStore';
 import { S3BlobStore } from './adapters/blobs/s3BlobStore';
-import { probeQuick } from './adapters/media/ffprobe';
+import { missingMediaTools, probeQuick } from './adapters/media/ffprobe';
+import { describeMissingFeature, type HealthInfo } from '../contract';
 import { loadDemoItems } from './demo';
 import { LibraryRepository } from './repositories/library.repository';
 import { MediaRepository } from './repositories/media.repository';
@@ -59,6 +60,8 @@ export interface RunningServer {
   blobs: BlobStore;
   billing: BillingService;
   ledger: LedgerService;
+  /** What the indexer can compute here (as `GET /health` answers). */
+  health(): Omit<HealthInfo, 'ok'>;
   close(): Promise<void>;
 }
 
@@ -137,6 +140,12 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const indexRepo = new IndexRepository(database.db);
     const models = await loadIndexModels(config.modelsDir, log, config.modelsUrl);
     cleanup.push(() => models.close());
+    const toolsMissing = missingMediaTools();
+    if (toolsMissing) log.warn(`${toolsMissing}: media cannot be indexed until it is installed`);
+    const health = () => ({
+      capabilities: [...(toolsMissing ? [] : ['media']), ...models.capabilities],
+      off: [...(toolsMissing ? [toolsMissing] : []), ...models.missing].map(describeMissingFeature),
+    });
     const search = new SearchService({
       search: new SearchRepository(database.db),
       libraries: new LibraryRepository(database.db),
@@ -186,7 +195,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const app = await buildHttpApp(
       config,
       log,
-      { accounts, libraries, uploads, blobs, tokens, billing, provider, billingRepo, users, index: indexRepo, search },
+      { accounts, libraries, uploads, blobs, tokens, billing, provider, billingRepo, users, index: indexRepo, search, health },
       adminKey,
     );
     cleanup.push(() => app.close());
@@ -223,7 +232,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       });
       cleanup.push(() => fs.rmSync(adminKeyFile(config.dataDir), { force: true }));
     }
-    return { url, config, app, database, boss, accounts, libraries, uploads, blobs, billing, ledger, close: closeAll };
+    return { url, config, app, database, boss, accounts, libraries, uploads, blobs, billing, ledger, health, close: closeAll };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw err;
@@ -244,8 +253,12 @@ async function runCli() {
   }
   const { config } = server;
   const web = fs.existsSync(path.join(config.webDir, 'index.html')) ? '' : ' (web app not built: run `npm run build`)';
+  const off = server.health().off.filter((f) => !f.optional);
+  const indexing = off.length
+    ? `these features are off:\n${off.map((f) => `    - ${f.label}: ${f.reason}`).join('\n')}`
+    : 'every feature on';
   console.log(
-    `\nClipseek is running at ${server.url}${web}\n  data: ${config.dataDir}${config.databaseUrl ? ' (PostgreSQL via DATABASE_URL)' : ' (embedded PGlite)'}\n  mail: ${config.smtpUrl ? 'SMTP' : `written to ${path.join(config.dataDir, 'mail')} and the links printed here`}\n`,
+    `\nClipseek is running at ${server.url}${web}\n  data: ${config.dataDir}${config.databaseUrl ? ' (PostgreSQL via DATABASE_URL)' : ' (embedded PGlite)'}\n  mail: ${config.smtpUrl ? 'SMTP' : `written to ${path.join(config.dataDir, 'mail')} and the links printed here`}\n  indexing: ${indexing}\n`,
   );
   let stopping = false;
   const stop = (signal: string) => {

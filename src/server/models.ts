@@ -11,7 +11,7 @@ export async function loadIndexModels(
   modelsDir: string,
   log: FastifyBaseLogger,
   modelsUrl: string | null = null,
-): Promise<IndexModels & { close(): Promise<void> }> {
+): Promise<IndexModels & { capabilities: string[]; close(): Promise<void> }> {
   if (modelsUrl && missingModelFiles(modelsDir).some((f) => !f.optional)) await fetchModels(modelsDir, modelsUrl, log);
   return createIndexModels(modelsDir, log);
 }

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, MSG, MSGPACK, type ResetRequestAnswer, type User } from '../../src/contract';
+import { API, MSG, MSGPACK, type HealthInfo, type ResetRequestAnswer, type User } from '../../src/contract';
 import { codeFrom, JWT_SECRET, startTestServer, uniqueEmail, type Format } from './support/harness';
 
 let t: Awaited<ReturnType<typeof startTestServer>>;
@@ -32,7 +32,11 @@ describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
     const r = await t.api('GET', API.health, { format });
     expect(r.status).toBe(200);
     expect(r.contentType.startsWith(format === 'msgpack' ? MSGPACK : 'application/json')).toBe(true);
-    expect(r.body).toEqual({ data: { ok: true } });
+    const health = (r.body as { data: HealthInfo }).data;
+    expect(health.ok).toBe(true);
+    // Everything the indexer needs is on this machine: only the optional CLIP pair is off.
+    expect(health.capabilities).toEqual(expect.arrayContaining(['media', 'objects', 'classes', 'embedding', 'text', 'speech']));
+    expect(health.off.filter((f) => !f.optional)).toEqual([]);
   });
 
   it('registers an unverified user, signs them in and mails a verification link', async () => {

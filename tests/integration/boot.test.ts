@@ -1,11 +1,12 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { API, type User } from '../../src/contract';
+import { API, type HealthInfo, type User } from '../../src/contract';
 import { startServer } from '../../src/server/main';
+import { partialModelsDir, removeDir } from '../fixtures/modelsDir';
 import { client, JWT_SECRET, uniqueEmail } from './support/harness';
 
 const run = promisify(execFile);
@@ -51,5 +52,60 @@ describe('boot', () => {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     },
+  );
+
+  it.skipIf(!!process.env.TEST_DATABASE_URL)(
+    'starts without ffmpeg, pocketsphinx and a model, and says on /health and in its banner which features are off and why',
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-bare-'));
+      const modelsDir = partialModelsDir(['mobilenetv2-12-int8-embed.onnx', 'imagenet1k_labels.tsv']);
+      // PATH holds node only: no ffmpeg, no pocketsphinx, as on a machine where they were never installed.
+      const bin = path.join(dataDir, 'bin');
+      fs.mkdirSync(bin);
+      fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+      const child = spawn(process.execPath, ['--import', 'tsx', main], {
+        env: {
+          ...process.env,
+          PATH: bin,
+          PORT: '0',
+          DATA_DIR: dataDir,
+          MODELS_DIR: modelsDir,
+          LOG_LEVEL: 'silent',
+          JWT_SECRET,
+          WEB_DIR: path.join(dataDir, 'none'),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      try {
+        let out = '';
+        const url = await new Promise<string>((resolve, reject) => {
+          child.stdout.on('data', (d: Buffer) => {
+            out += d.toString();
+            const m = /running at (http:\/\/\S+)[\s\S]*indexing: [\s\S]*\n\n/.exec(out);
+            if (m) resolve(m[1]);
+          });
+          child.on('exit', (code) => reject(new Error(`server exited (${code}) before it was ready: ${out}`)));
+        });
+        expect(out).toMatch(/these features are off:\n\s+- Video indexing: ffmpeg is not installed on this server/);
+        expect(out).toContain('- Transcript search (speech to text): pocketsphinx and pocketsphinx-en-us are not installed on this server');
+        const r = await client(url)<HealthInfo>('GET', API.health);
+        expect(r.status).toBe(200);
+        const health = r.body.data!;
+        expect(health.capabilities).toEqual(expect.arrayContaining(['classes', 'embedding']));
+        expect(health.capabilities).not.toContain('media');
+        expect(health.capabilities).not.toContain('speech');
+        const off = Object.fromEntries(health.off.map((f) => [f.feature, f]));
+        expect(off.media!.reason).toBe('ffmpeg is not installed on this server');
+        expect(off.speech!.reason).toBe('pocketsphinx and pocketsphinx-en-us are not installed on this server');
+        expect(off.objects!.reason).toBe('model files yolox_nano.onnx, coco80_labels.txt are not installed on this server');
+        expect(off.clip!.optional).toBe(true);
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+        removeDir(modelsDir);
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
   );
 });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -43,6 +43,17 @@ export const tools = {
   ffmpeg: process.env.FFMPEG_PATH || 'ffmpeg',
   ffprobe: process.env.FFPROBE_PATH || 'ffprobe',
 };
+
+/**
+ * 'media: ffmpeg, ffprobe not in the system (apt-get install ffmpeg)' naming the tools that do not
+ * run, or null when both do. Without them nothing can be indexed.
+ */
+export function missingMediaTools(): string | null {
+  const absent = (['ffmpeg', 'ffprobe'] as const).filter(
+    (t) => spawnSync(tools[t], ['-version'], { stdio: 'ignore', timeout: 10_000 }).status !== 0,
+  );
+  return absent.length ? `media: ${absent.map((t) => tools[t]).join(', ')} not in the system (apt-get install ffmpeg)` : null;
+}
 
 /** Reads duration, size and frame count without decoding (packets are counted, not frames). */
 export async function probe(input: string): Promise<ProbeResult> {
