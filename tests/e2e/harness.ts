@@ -168,8 +168,8 @@ export type Mailbox = Awaited<ReturnType<typeof startMailbox>>;
 // ---------------------------------------------------------------------------------------------
 // Server
 
-/** The real server on a fresh data directory, serving dist/ and the API on one origin. */
-export async function startApp() {
+/** The real server on a fresh data directory, serving dist/ and the API on one origin; `env` adds settings. */
+export async function startApp(env: Record<string, string> = {}) {
   ensureBuilt();
   const mailbox = await startMailbox();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-e2e-'));
@@ -180,6 +180,7 @@ export async function startApp() {
     SMTP_URL: mailbox.url,
     LOG_LEVEL: 'warn',
     WEB_DIR: DIST,
+    ...env,
   });
   const url = server.url.replace(/\/$/, '');
   return {
@@ -323,12 +324,12 @@ export interface E2eSuite {
  * The set-up of an e2e file: the app starts once before its tests and closes after them; each test
  * opens at most one browser, which is checked and closed after it.
  */
-export function e2eSuite(): E2eSuite {
+export function e2eSuite(env: Record<string, string> = {}): E2eSuite {
   let started: App | undefined;
   let browser: Browser | null = null;
 
   beforeAll(async () => {
-    started = await startApp();
+    started = await startApp(env);
   });
   afterAll(async () => {
     await started?.close();

@@ -1,6 +1,6 @@
 import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
-import { MSG_LIB, MSG_MEDIA, type Media } from '../../../contract';
+import { describeMissingFeature, MSG_LIB, MSG_MEDIA, type Media } from '../../../contract';
 import { isApiError } from '../../api/ApiError';
 import { libraryApi } from '../../api/instance';
 import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
@@ -13,6 +13,7 @@ import { Spinner } from '../../ui/Spinner';
 import { MomentSidePanel } from '../moment/MomentLines';
 import { MomentPlayer, type MomentPlayerHandle } from '../moment/MomentPlayer';
 import { MomentTimeline, timelineMediaOf } from '../moment/MomentTimeline';
+import { IndexedWithout } from './FeaturesOff';
 import { formatDate } from './MediaGrid';
 import { formatDuration, originLabel, formatMediaSize } from './mediaListing';
 import { MediaStatusView } from './MediaStatus';
@@ -176,6 +177,8 @@ function MediaDetails({ media }: { media: Media }) {
     ['Source', originLabel(media)],
     ['Added', formatDate(media.createdAt)],
   ];
+  if (media.status === 'completed' && media.missingFeatures.some((m) => !describeMissingFeature(m).optional))
+    rows.push(['Indexed without', <IndexedWithout key="w" missing={media.missingFeatures} />]);
   return (
     <div className="media-modal">
       {streamed ? (

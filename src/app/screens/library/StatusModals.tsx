@@ -12,6 +12,7 @@ import { Dialog } from '../../ui/Dialog';
 import { IconRefresh, IconTrash } from '../../ui/icons';
 import { ProgressBar } from '../../ui/ProgressBar';
 import { ReasonTooltip } from '../../ui/Tooltip';
+import { ServerFeaturesNotice } from './FeaturesOff';
 import { useLibraryActions } from './LibraryContext';
 import { formatBytes, formatEta } from './mediaListing';
 import { statusLabel } from './MediaStatus';
@@ -173,6 +174,7 @@ export function ProcessingModal({ groups, onClose, onChanged }: { groups: Status
         </>
       }
     >
+      <ServerFeaturesNotice />
       <Accordion
         value={[...processingListModalActiveKeys]}
         onValueChange={(keys) => setPreference('processingListModalActiveKeys', keys)}
@@ -304,6 +306,7 @@ export function FailedModal({
         </>
       }
     >
+      <ServerFeaturesNotice />
       <Accordion
         value={[...failedListModalActiveKeys]}
         onValueChange={(keys) => setPreference('failedListModalActiveKeys', keys)}
