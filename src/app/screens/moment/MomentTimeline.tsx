@@ -1,13 +1,29 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { API, type Media } from '../../../contract';
 import type { ThumbnailSource } from '../../../engine/thumbnailSource';
 import type { MomentRange, TimelineMedia } from '../../../engine/TimelineEngine';
 import { createThumbnailSource } from '../../../workers/thumbnails/thumbnailSource';
 import { API_BASE } from '../../config';
+import { lazyComponent } from '../../routing/lazyChunk';
+import { ChunkErrorBoundary } from '../../shell/ChunkLoadFailed';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
-import { TimelineView } from '../../timeline/TimelineView';
 import { formatMomentLength, formatPreciseTimecode } from '../search/momentFormat';
+// The placeholder below is drawn with the timeline's own classes.
+import '../../timeline/timeline.css';
+
+// PixiJS and the engine (~160 kB gzip) load when a timeline first opens, not with the screens around it.
+const TimelineView = lazyComponent(() => import('../../timeline/TimelineView').then((m) => m.TimelineView));
+
+/** The timeline's frame (canvas box and toolbar row) while its code loads, so nothing moves when it arrives. */
+function TimelinePlaceholder() {
+  return (
+    <div className="timeline timeline--loading" aria-busy="true" aria-label="Timeline loading">
+      <div className="timeline__canvas" />
+      <div className="timeline__toolbar" />
+    </div>
+  );
+}
 
 export type { TimelineMedia };
 /** A range on the timeline, in seconds of the media. */
@@ -69,14 +85,18 @@ export function MomentTimeline(props: {
     <div className="moment-timeline-area">
       <div className="moment-timeline" data-testid="timeline-slot">
         {media.duration > 0 && (
-          <TimelineView
-            media={media}
-            range={range}
-            onRangeCommit={onRangeCommit}
-            thumbnails={thumbnails}
-            video={video}
-            onThumbnailError={setThumbnailError}
-          />
+          <ChunkErrorBoundary what="The timeline">
+            <Suspense fallback={<TimelinePlaceholder />}>
+              <TimelineView
+                media={media}
+                range={range}
+                onRangeCommit={onRangeCommit}
+                thumbnails={thumbnails}
+                video={video}
+                onThumbnailError={setThumbnailError}
+              />
+            </Suspense>
+          </ChunkErrorBoundary>
         )}
       </div>
       {thumbnailError && (
