@@ -1,3 +1,4 @@
+import './styles/stylesheets';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
@@ -5,8 +6,6 @@ import { router } from './routing/router';
 import { startSession } from './state/account';
 import { installGlobalErrorHandlers } from './state/errorDialog';
 import { registerServiceWorker } from './state/serviceWorker';
-import './styles/global.css';
-import './ui/ui.css';
 
 installGlobalErrorHandlers();
 startSession();

@@ -2,13 +2,16 @@ import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { ROUTES } from '../../contract';
 import { refreshAccount } from '../state/account';
-import { session } from '../state/session';
+import { session, type SessionEnd } from '../state/session';
 import { Alert } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { PageSpinner } from '../ui/Spinner';
 
 /** /login, remembering where the visitor was going (only used after sign-in via safeNextPath). */
 export const loginPathFor = (path: string) => `${ROUTES.login}?next=${encodeURIComponent(path)}`;
+
+/** Where a visitor asking for a signed-in page goes: `loginPathFor(path)`, or plain /login right after their own logout. */
+export const visitorPathFor = (path: string, endedBy: SessionEnd | null) => (endedBy === 'logout' ? ROUTES.login : loginPathFor(path));
 
 /**
  * Gate of signed-in pages. Visitors go to /login with the path saved (except right after their own
@@ -18,8 +21,7 @@ export function RequireSession({ verified = false }: { verified?: boolean }) {
   const { token, user, status, endedBy } = useSnapshot(session);
   const location = useLocation();
   if (!token) {
-    const to = endedBy === 'logout' ? ROUTES.login : loginPathFor(location.pathname + location.search + location.hash);
-    return <Navigate to={to} replace />;
+    return <Navigate to={visitorPathFor(location.pathname + location.search + location.hash, endedBy)} replace />;
   }
   if (!user) return status === 'error' ? <ConnectionProblem /> : <PageSpinner />;
   if (verified && user.isVerified === false) return <Navigate to={ROUTES.verifyEmail} replace />;

@@ -21,8 +21,9 @@ export default function LoginScreen() {
   const [busy, setBusy] = useState(false);
   const next = params.get('next');
 
-  // Signed in (now or already): unverified accounts verify first, others return where they were going.
-  if (token && user) return <Navigate to={user.isVerified === false ? ROUTES.verifyEmail : safeNextPath(next)} replace />;
+  // Signed in (now or already): unverified accounts verify first, others return where they were going. The
+  // form stays, busy, while the router fetches that page's code.
+  const leaving = token && user ? <Navigate to={user.isVerified === false ? ROUTES.verifyEmail : safeNextPath(next)} replace /> : null;
 
   const submit = async () => {
     const invalid = loginError(email, password);
@@ -41,8 +42,15 @@ export default function LoginScreen() {
 
   return (
     <>
+      {leaving}
       <AuthHeading title={MSG.loginHeading} subtitle={MSG.loginSubtitle} />
-      <AuthForm error={error} busy={busy} submitLabel={MSG.loginSubmit} busyLabel={MSG.loginSubmitBusy} onSubmit={() => void submit()}>
+      <AuthForm
+        error={error}
+        busy={busy || leaving !== null}
+        submitLabel={MSG.loginSubmit}
+        busyLabel={MSG.loginSubmitBusy}
+        onSubmit={() => void submit()}
+      >
         {params.get('err') === 'exists' && !error && <Alert tone="warning">{MSG.emailExists}</Alert>}
         <EmailField value={email} onChange={setEmail} autoFocus={!email} />
         <PasswordField

@@ -22,7 +22,8 @@ export default function RegisterScreen() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  if (token && user) return <Navigate to={user.isVerified === false ? ROUTES.verifyEmail : ROUTES.workspace} replace />;
+  // Signed up (or already signed in): on to the next page; the form stays, busy, while its code loads.
+  const leaving = token && user ? <Navigate to={user.isVerified === false ? ROUTES.verifyEmail : ROUTES.workspace} replace /> : null;
 
   const submit = async () => {
     const invalid = registerError(email, password, confirmation, acceptedTerms);
@@ -44,10 +45,11 @@ export default function RegisterScreen() {
 
   return (
     <>
+      {leaving}
       <AuthHeading title={MSG.registerHeading} subtitle={MSG.registerSubtitle} />
       <AuthForm
         error={error}
-        busy={busy}
+        busy={busy || leaving !== null}
         submitLabel={MSG.registerSubmit}
         busyLabel={MSG.registerSubmitBusy}
         onSubmit={() => void submit()}

@@ -40,7 +40,14 @@ export default function WorkspaceScreen() {
     );
   }
   const list = items as Library[];
-  if (!isFirstTime(list)) return <Navigate to={ROUTES.libraries} replace />;
+  // The spinner stays while the router fetches the libraries screen's code.
+  if (!isFirstTime(list))
+    return (
+      <>
+        <Navigate to={ROUTES.libraries} replace />
+        <PageSpinner label="Loading your workspace" />
+      </>
+    );
 
   const target = list.find((l) => l.isDefault) ?? list.find((l) => !l.isDemo && !l.isReadOnly) ?? null;
   const demo = list.find((l) => l.isDemo) ?? null;
