@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   not_configured: 503,
+  render_failed: 500,
   internal: 500,
 } as const;
 

@@ -10,3 +10,4 @@ export * from './credits';
 export * from './billing';
 export * from './timeline';
 export * from './capabilities';
+export * from './rendering';

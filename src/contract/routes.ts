@@ -71,6 +71,13 @@ export const API = {
   searchMulti: '/search/visual',
   /** Poster/thumbnail of a media at a timestamp; authorised by the library preview token. */
   mediaThumbnail: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/media/thumbnail.webp`,
+  /** Rendering (spec 7): body CompilationBody / GifBody, answer RenderAnswer (200 done, 202 still running). */
+  renderCompilation: '/rendering/compilation/v2',
+  renderGif: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/gif/v2`,
+  /** Not named by the spec: a render's state, polled after a 202 (answer RenderAnswer). */
+  renderStatus: (renderId: string) => `/rendering/${renderId}`,
+  /** Not named by the spec ("transcripts can be downloaded as SRT"): query SrtQuery; answers the .srt file. */
+  mediaSrt: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/transcript.srt`,
 } as const;
 
 /** Every API path prefix; the server answers these and serves the web app for everything else. */

@@ -21,6 +21,8 @@ import type { BillingRepository } from './repositories/billing.repository';
 import type { UserRepository } from './repositories/user.repository';
 import type { BillingService } from './services/billing.service';
 import { libraryRoutes } from './http/library.routes';
+import { renderRoutes } from './http/render.routes';
+import type { RenderService } from './services/render.service';
 import type { AccountService } from './services/account.service';
 import type { LibraryService } from './services/library.service';
 import type { UploadService } from './services/upload.service';
@@ -37,6 +39,7 @@ export interface Services {
   users: UserRepository;
   index: IndexRepository;
   search: SearchService;
+  renders: RenderService;
   /** What the indexer can compute here, for `GET /health`. */
   health: () => Omit<HealthInfo, 'ok'>;
 }
@@ -69,6 +72,7 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
   libraryRoutes(app, services.accounts, services.libraries, services.uploads);
   blobRoutes(app, services.blobs, services.uploads, services.libraries, services.tokens);
   searchRoutes(app, services.accounts, services.search);
+  renderRoutes(app, services.accounts, services.renders);
   previewRoutes(app, services.accounts, services.libraries, services.index, services.blobs, services.tokens);
   billingRoutes(app, services.accounts, services.billing, services.provider, services.billingRepo, services.users, () => config.appUrl);
   adminRoutes(app, services.accounts, adminKey, () => config.appUrl);

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import path from 'node:path';
+import { RENDER_QUEUE_CONCURRENCY, RENDER_WAIT_MS } from '../contract/rendering';
 
 /** Configuration, parsed and validated once at boot. A bad value stops the start naming the variable. */
 export interface Config {
@@ -35,6 +37,10 @@ export interface Config {
   modelsDir: string;
   /** Where missing model files are fetched from on start (a mirror of the models folder); null: never fetch. */
   modelsUrl: string | null;
+  /** Renders this process runs at once (the queue caps all processes together at 16). */
+  renderWorkers: number;
+  /** How long a render POST waits for its output before answering 202 (then the client polls). */
+  renderWaitMs: number;
 }
 
 export class ConfigError extends Error {
@@ -107,6 +113,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((h) => h.trim())
       .filter(Boolean),
     modelsDir: defaultModelsDir(env),
+    renderWorkers: intVar('RENDER_WORKERS', Math.max(1, Math.min(RENDER_QUEUE_CONCURRENCY, os.availableParallelism())), 1),
+    renderWaitMs: intVar('RENDER_WAIT_MS', RENDER_WAIT_MS, 0),
     modelsUrl: env.MODELS_URL ? url('MODELS_URL', env.MODELS_URL, ['http:', 'https:']) : null,
     blobStore,
     s3: {

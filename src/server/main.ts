@@ -47,6 +47,10 @@ import { SupportRepository } from './repositories/support.repository';
 import { UserRepository } from './repositories/user.repository';
 import { adminKeyFile, loadSigningSecret } from './secrets';
 import { AccountService } from './services/account.service';
+import { renderCompilation, renderGif, RenderToolError } from './adapters/media/render';
+import { RenderRepository } from './repositories/render.repository';
+import { RENDER_JOB, RenderService } from './services/render.service';
+import { renderExpiryJob, renderJob } from './jobs/render.job';
 
 export interface RunningServer {
   url: string;
@@ -180,6 +184,25 @@ export async function startServer(env: Record<string, string | undefined> = {}):
         }
       },
     });
+    const renders = new RenderService({
+      renders: new RenderRepository(database.db),
+      media: { owned: (userId, libraryId, mediaId) => libraries.ownedMedia(userId, libraryId, mediaId), byId: (id) => mediaRepo.byId(id) },
+      transcript: (mediaId) => indexRepo.transcript(mediaId),
+      blobs,
+      queue,
+      credits: {
+        balance: (userId) => ledger.balance(userId),
+        charge: async (userId, amount, key, reason) => void (await ledger.charge(userId, { amount, key, reason })),
+      },
+      renderer: {
+        compilation: renderCompilation,
+        gif: renderGif,
+        failureDetail: (err) => (err instanceof RenderToolError ? err.stderrTail : null),
+      },
+      workDir: path.join(config.dataDir, 'work'),
+      log,
+      waitMs: config.renderWaitMs,
+    });
     const accounts = new AccountService({
       users,
       codes: new CodeRepository(database.db),
@@ -195,7 +218,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const app = await buildHttpApp(
       config,
       log,
-      { accounts, libraries, uploads, blobs, tokens, billing, provider, billingRepo, users, index: indexRepo, search, health },
+      { accounts, libraries, uploads, blobs, tokens, billing, provider, billingRepo, users, index: indexRepo, search, renders, health },
       adminKey,
     );
     cleanup.push(() => app.close());
@@ -212,12 +235,19 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     cleanup.push(() => drainJobs(15_000));
     cleanup.push(() => boss.stop({ graceful: true, wait: true, timeout: 10_000 }));
     if (database.kind === 'pglite' && config.role !== 'api') {
-      const n = await requeueOrphanedJobs(database.executeSql, [INGEST_JOB]);
+      const n = await requeueOrphanedJobs(database.executeSql, [INGEST_JOB, RENDER_JOB]);
       if (n) log.info({ jobs: n }, 'resumed jobs cut off by an earlier stop');
     }
     ({ drain: drainJobs } = await registerJobs(
       boss,
-      [accountCleanupJob(accounts), ingestJob(ingest) as JobDefinition, uploadExpiryJob(uploads), renewalJob(billing)],
+      [
+        accountCleanupJob(accounts),
+        ingestJob(ingest) as JobDefinition,
+        renderJob(renders, config.renderWorkers) as JobDefinition,
+        renderExpiryJob(renders),
+        uploadExpiryJob(uploads),
+        renewalJob(billing),
+      ],
       config.role !== 'api',
     ));
 

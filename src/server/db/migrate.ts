@@ -6,6 +6,7 @@ import * as m0004 from './migrations/0004_billing';
 import * as m0005 from './migrations/0005_index';
 import * as m0006 from './migrations/0006_embedding_index';
 import * as m0007 from './migrations/0007_shot_terms';
+import * as m0008 from './migrations/0008_renders';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_index': m0005,
   '0006_embedding_index': m0006,
   '0007_shot_terms': m0007,
+  '0008_renders': m0008,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

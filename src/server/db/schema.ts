@@ -73,6 +73,8 @@ export interface DB {
   shot_terms: ShotTermsTable;
   keyframes: KeyframesTable;
   transcript_segments: TranscriptSegmentsTable;
+  renders: RendersTable;
+  render_slots: RenderSlotsTable;
 }
 
 export interface LibrariesTable {
@@ -265,4 +267,36 @@ export interface TranscriptSegmentsTable {
   speaker: Generated<string>;
   words: Json<unknown[]>;
   tsv: Generated<string>;
+}
+
+/** What a render reads: resolved clips (input blob, ranges) and output geometry. */
+export interface RenderSpec {
+  clips: Array<{ mediaId: string; libraryId: string; start: number; end: number }>;
+  height: number;
+}
+
+export interface RendersTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: 'compilation' | 'gif';
+  request_key: string;
+  spec: Json<RenderSpec>;
+  watermark: boolean;
+  duration: number;
+  cost: number;
+  filename: string;
+  status: Generated<'queued' | 'rendering' | 'completed' | 'failed'>;
+  progress: Generated<number>;
+  blob_key: string | null;
+  error_message: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface RenderSlotsTable {
+  render_id: string;
+  started_at: Timestamp;
+  lease_until: Timestamp;
+  released: Generated<boolean>;
 }

@@ -8,6 +8,8 @@ export interface JobDefinition<T extends object = object> {
   cron?: string;
   options?: PgBoss.Queue;
   workOptions?: PgBoss.WorkOptions;
+  /** Handlers of this job running at once in this process (pg-boss 10 has one per `work` call). */
+  workers?: number;
 }
 
 /** Checks that every job name has exactly one handler, then creates queues, schedules and workers. */
@@ -31,7 +33,7 @@ export async function registerJobs(
     await boss.createQueue(job.name, { name: job.name, ...(job.options ?? {}) });
     if (job.cron) await boss.schedule(job.name, job.cron);
     else await boss.unschedule(job.name).catch(() => undefined);
-    if (runWorkers) {
+    for (let w = 0; runWorkers && w < (job.workers ?? 1); w++) {
       await boss.work<object>(job.name, { pollingIntervalSeconds: 2, ...(job.workOptions ?? {}) }, (batch) => {
         const run = (async () => {
           for (const j of batch) await job.handler(j.data, j);

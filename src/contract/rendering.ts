@@ -1,0 +1,185 @@
+/**
+ * Server-rendered downloads (libraries spec section 7 "Rendering", section 9 constants): MP4
+ * compilations, GIFs and SRT transcripts. Request schemas are declared once here; the server
+ * validates against them before any service runs and the types below mirror them.
+ */
+
+/** Render height (section 9) and the heights a compilation may ask for. */
+export const RENDER_DEFAULT_HEIGHT = 720;
+export const RENDER_HEIGHTS = [360, 480, 720, 1080] as const;
+export type RenderHeight = (typeof RENDER_HEIGHTS)[number];
+/** Watermark default (section 9). */
+export const RENDER_WATERMARK_DEFAULT = true;
+/** Rendering queue (section 9): at most this many renders at once and starts per second, across all processes. */
+export const RENDER_QUEUE_CONCURRENCY = 16;
+export const RENDER_QUEUE_STARTS_PER_SECOND = 2;
+/** Not named by the spec: limits of one request. */
+export const RENDER_MAX_CLIPS = 50;
+export const RENDER_MAX_SECONDS = 600;
+export const GIF_MAX_SECONDS = 30;
+export const GIF_MAX_FPS = 15;
+export const GIF_MAX_WIDTH = 480;
+/** How long a POST waits for its render before answering 202 with a render id to poll. */
+export const RENDER_WAIT_MS = 25_000;
+/** How often the client should poll the status route while a render runs. */
+export const RENDER_POLL_MS = 1000;
+
+export interface CompilationClip {
+  libraryId: string;
+  mediaId: string;
+  start: number;
+  end: number;
+}
+export interface CompilationBody {
+  clips: CompilationClip[];
+  height?: RenderHeight;
+  filename?: string;
+  watermark?: boolean;
+}
+export interface GifBody {
+  start: number;
+  end: number;
+  filename?: string;
+}
+export interface RenderStatusParams {
+  renderId: string;
+}
+export interface SrtQuery {
+  /** A moment's range; both absent: the whole media. */
+  start?: number;
+  end?: number;
+  filename?: string;
+}
+
+const uuid = { type: 'string', format: 'uuid' } as const;
+const seconds = { type: 'number', minimum: 0, maximum: 86_400 } as const;
+const filename = { type: 'string', maxLength: 255 } as const;
+
+/** JSON schema of CompilationBody. */
+export const compilationBodySchema = {
+  type: 'object',
+  required: ['clips'],
+  additionalProperties: false,
+  properties: {
+    clips: {
+      type: 'array',
+      minItems: 1,
+      maxItems: RENDER_MAX_CLIPS,
+      items: {
+        type: 'object',
+        required: ['libraryId', 'mediaId', 'start', 'end'],
+        additionalProperties: false,
+        properties: { libraryId: uuid, mediaId: uuid, start: seconds, end: seconds },
+      },
+    },
+    height: { type: 'integer', enum: [...RENDER_HEIGHTS] },
+    filename,
+    watermark: { type: 'boolean' },
+  },
+} as const;
+
+/** JSON schema of GifBody. */
+export const gifBodySchema = {
+  type: 'object',
+  required: ['start', 'end'],
+  additionalProperties: false,
+  properties: { start: seconds, end: seconds, filename },
+} as const;
+
+export const mediaParamsSchema = {
+  type: 'object',
+  required: ['libraryId', 'mediaId'],
+  properties: { libraryId: uuid, mediaId: uuid },
+} as const;
+export const renderStatusParamsSchema = { type: 'object', required: ['renderId'], properties: { renderId: uuid } } as const;
+export const srtQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { start: seconds, end: seconds, filename },
+} as const;
+
+export type RenderState = 'queued' | 'rendering' | 'completed' | 'failed';
+
+/**
+ * The answer of both POSTs and of the status route. `url` (a signed, expiring download link,
+ * Content-Disposition: attachment) is there once `status` is 'completed'; the POSTs answer 200 with
+ * it when the render finishes within RENDER_WAIT_MS, else 202 without it: poll
+ * GET API.renderStatus(renderId) every RENDER_POLL_MS and show `progress` (0..1).
+ */
+export interface RenderAnswer {
+  renderId: string;
+  status: RenderState;
+  progress: number;
+  url?: string;
+  /** Seconds of output; `credits` charged for it (0 with the watermark). */
+  duration: number;
+  credits: number;
+}
+
+/** Strings of rendering (section 8), verbatim. */
+export const MSG_RENDER = {
+  insufficientCreditsTitle: 'Insufficient credits',
+  insufficientCredits: (cost: number, balance: number) =>
+    `Downloading without watermarks would cost ${cost} credits and you have ${balance > 0 ? Math.floor(balance) : 'no'} credits left.`,
+  compilationFailed: 'Failed to render compilation',
+  gifFailed: 'Failed to render gif',
+  mergeImages: 'Merging with images is not implemented yet.',
+  gifCompilationsSoon: 'GIF compilations coming soon!',
+  downloadMomentFailed: 'Failed to download moment',
+  // Server-side messages (not named by the spec; stable wording)
+  startBeforeEnd: 'The start of a clip must be before its end.',
+  outsideMedia: (duration: number) => `The range is outside the media (it is ${duration.toFixed(2)} s long).`,
+  tooManyClips: `A compilation holds at most ${RENDER_MAX_CLIPS} clips.`,
+  tooLong: `A render is at most ${RENDER_MAX_SECONDS / 60} minutes long.`,
+  gifTooLong: `A GIF is at most ${GIF_MAX_SECONDS} seconds long.`,
+  mediaNotReady: 'This media is not processed yet.',
+  imageGif: 'A GIF can only be made from a video.',
+  renderNotFound: 'Render not found.',
+  noTranscript: 'No transcript available',
+} as const;
+
+/** SRT time code HH:MM:SS,mmm. */
+export function srtTime(seconds: number): string {
+  const ms = Math.max(0, Math.round(seconds * 1000));
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor(ms / 60_000) % 60;
+  const s = Math.floor(ms / 1000) % 60;
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(h)}:${pad(m)}:${pad(s)},${pad(ms % 1000, 3)}`;
+}
+
+/**
+ * SRT of transcript segments (section 5: segments without text are skipped). With a range, only
+ * segments overlapping it, clipped to it, with times relative to its start.
+ */
+export function toSrt(
+  segments: ReadonlyArray<{ start: number; end: number; text: string }>,
+  range?: { start: number; end: number },
+): string {
+  const cues: string[] = [];
+  for (const s of [...segments].sort((a, b) => a.start - b.start)) {
+    const text = s.text.trim();
+    if (!text) continue;
+    let { start, end } = s;
+    if (range) {
+      if (end <= range.start || start >= range.end) continue;
+      start = Math.max(start, range.start) - range.start;
+      end = Math.min(end, range.end) - range.start;
+    }
+    cues.push(`${cues.length + 1}\n${srtTime(start)} --> ${srtTime(end)}\n${text}\n`);
+  }
+  return cues.join('\n');
+}
+
+/** A download name: no path separators, quotes or control characters, with the right extension. */
+export function sanitiseFilename(name: string | undefined, fallback: string, ext: 'mp4' | 'gif' | 'srt'): string {
+  let base = [...(name ?? '')]
+    .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f || '/\\:*?"<>|'.includes(ch) ? '_' : ch))
+    .join('')
+    .replace(/_{2,}/g, '_')
+    .trim()
+    .replace(/^\.+/, '');
+  if (!base) base = fallback;
+  base = base.replace(new RegExp(`\\.${ext}$`, 'i'), '').slice(0, 150);
+  return `${base}.${ext}`;
+}

@@ -1,0 +1,143 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { GIF_MAX_FPS, GIF_MAX_WIDTH } from '../../../contract';
+import { tools } from './ffprobe';
+
+/** The font of the burnt-in watermark (Debian fonts-dejavu-core). */
+export const WATERMARK_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+export const WATERMARK_TEXT = 'Clipseek';
+/**
+ * x264 preset of compilations. Measured on 2 cores (ARCHITECTURE.md, tests/bench/render.bench.ts):
+ * ultrafast keeps a 720p compilation above 10x real time; veryfast does not.
+ */
+export const RENDER_PRESET = 'ultrafast';
+
+/** One range of one input: `input` is a path or URL ffmpeg reads; the source's facts come from its probe. */
+export interface RenderClip {
+  input: string;
+  start: number;
+  end: number;
+  /** Display size and frame rate of the source (null when unknown). */
+  width: number | null;
+  height: number | null;
+  frameRate: number | null;
+  hasAudio: boolean;
+}
+
+/** ffmpeg exited non-zero: `stderrTail` holds the last lines it wrote (for the log, never the user). */
+export class RenderToolError extends Error {
+  constructor(
+    readonly exitCode: number | null,
+    readonly stderrTail: string,
+  ) {
+    super(`ffmpeg failed (${exitCode})`);
+    this.name = 'RenderToolError';
+  }
+}
+
+function runFfmpeg(args: string[], duration: number, onProgress?: (f: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(tools.ffmpeg, ['-hide_banner', '-nostdin', '-y', '-progress', 'pipe:1', '-nostats', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    p.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.length > 64_000) err = err.slice(-16_000);
+    });
+    p.stdout.on('data', (d: Buffer) => {
+      const m = /out_time_us=(\d+)/.exec(d.toString());
+      if (m && duration > 0 && onProgress) onProgress(Math.max(0, Math.min(1, Number(m[1]) / 1e6 / duration)));
+    });
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new RenderToolError(code, err.trim().split('\n').slice(-12).join('\n')))));
+  });
+}
+
+const even = (n: number) => Math.max(2, 2 * Math.round(n / 2));
+const num = (n: number) => n.toFixed(6);
+
+function watermarkFilter(height: number) {
+  const size = Math.max(10, Math.round(height / 16));
+  const margin = Math.max(4, Math.round(height / 30));
+  return (
+    `drawtext=fontfile=${WATERMARK_FONT}:text='${WATERMARK_TEXT}':fontsize=${size}` +
+    `:fontcolor=white@0.8:borderw=${Math.max(1, Math.round(size / 16))}:bordercolor=black@0.5` +
+    `:x=w-tw-${margin}:y=h-th-${margin}`
+  );
+}
+
+/** Input options that cut [start, end) frame-accurately (decode from the keyframe before, drop until start). */
+const cutInput = (c: RenderClip) => ['-ss', num(c.start), '-t', num(c.end - c.start), '-i', c.input];
+
+/**
+ * One MP4 of the clips in order: each scaled to `height` (even width from the first clip's aspect),
+ * letter/pillar-boxed onto that canvas at one frame rate, audio 48 kHz stereo AAC (silence for a
+ * clip without audio), H.264 yuv420p, `+faststart`, optionally the watermark burnt in.
+ */
+export async function renderCompilation(
+  clips: RenderClip[],
+  outFile: string,
+  o: { height: number; watermark: boolean; preset?: string; onProgress?: (f: number) => void },
+) {
+  const first = clips[0]!;
+  const H = even(o.height);
+  const aspect = first.width && first.height ? first.width / first.height : 16 / 9;
+  const W = even(H * aspect);
+  const fps = Math.min(30, Math.max(...clips.map((c) => c.frameRate ?? 30))) || 30;
+  const rate = Number.isInteger(fps) ? String(fps) : fps.toFixed(3);
+  const parts: string[] = [];
+  const pairs: string[] = [];
+  clips.forEach((c, i) => {
+    const d = num(c.end - c.start);
+    parts.push(
+      `[${i}:v:0]setpts=PTS-STARTPTS,scale=w=${W}:h=${H}:force_original_aspect_ratio=decrease:force_divisible_by=2,` +
+        `pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,fps=${rate},format=yuv420p,trim=duration=${d}[v${i}]`,
+    );
+    parts.push(
+      c.hasAudio
+        ? `[${i}:a:0]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,asetpts=PTS-STARTPTS,apad,atrim=duration=${d}[a${i}]`
+        : `anullsrc=channel_layout=stereo:sample_rate=48000,aformat=sample_fmts=fltp,atrim=duration=${d}[a${i}]`,
+    );
+    pairs.push(`[v${i}][a${i}]`);
+  });
+  parts.push(`${pairs.join('')}concat=n=${clips.length}:v=1:a=1[vc][ac]`);
+  parts.push(o.watermark ? `[vc]${watermarkFilter(H)}[vo]` : `[vc]null[vo]`);
+  const total = clips.reduce((s, c) => s + (c.end - c.start), 0);
+  await runFfmpeg(
+    [
+      ...clips.flatMap(cutInput),
+      '-filter_complex',
+      parts.join(';'),
+      '-map',
+      '[vo]',
+      '-map',
+      '[ac]',
+      ...['-c:v', 'libx264', '-preset', o.preset ?? RENDER_PRESET, '-crf', '23', '-pix_fmt', 'yuv420p', '-r', rate],
+      ...['-c:a', 'aac', '-b:a', '128k', '-ar', '48000', '-ac', '2'],
+      ...['-movflags', '+faststart', '-f', 'mp4', outFile],
+    ],
+    total,
+    o.onProgress,
+  );
+  return { width: W, height: H, fps, bytes: fs.statSync(outFile).size };
+}
+
+/** A looping GIF of one range: palettegen/paletteuse, at most 15 fps and 480 px wide. */
+export async function renderGif(clip: RenderClip, outFile: string, o: { watermark: boolean; onProgress?: (f: number) => void }) {
+  const fps = Math.min(GIF_MAX_FPS, clip.frameRate ?? GIF_MAX_FPS);
+  const rate = Number.isInteger(fps) ? String(fps) : fps.toFixed(3);
+  const width = Math.min(GIF_MAX_WIDTH, clip.width ?? GIF_MAX_WIDTH);
+  const height = clip.width && clip.height ? even((width * clip.height) / clip.width) : 270;
+  const d = num(clip.end - clip.start);
+  const graph =
+    `[0:v:0]setpts=PTS-STARTPTS,fps=${rate},scale=${width}:${height}:flags=lanczos,setsar=1,trim=duration=${d}` +
+    `${o.watermark ? `,${watermarkFilter(height)}` : ''},split[a][b];` +
+    `[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle[g]`;
+  await runFfmpeg(
+    [...cutInput(clip), '-filter_complex', graph, '-map', '[g]', '-an', '-loop', '0', '-f', 'gif', outFile],
+    clip.end - clip.start,
+    o.onProgress,
+  );
+  return { width, height, fps, bytes: fs.statSync(outFile).size };
+}

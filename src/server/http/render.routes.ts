@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  API,
+  compilationBodySchema,
+  gifBodySchema,
+  mediaParamsSchema,
+  renderStatusParamsSchema,
+  srtQuerySchema,
+  type CompilationBody,
+  type GifBody,
+  type RenderStatusParams,
+  type SrtQuery,
+} from '../../contract';
+import type { AccountService } from '../services/account.service';
+import type { RenderService } from '../services/render.service';
+import { requireAuth, sessionOf } from './auth';
+import { ok, reply } from './envelope';
+
+type MediaParams = { libraryId: string; mediaId: string };
+
+/**
+ * Rendering (libraries spec section 7) and SRT downloads. Each body, params and query is
+ * validated against its contract schema before the service runs. The POSTs answer 200 with the
+ * download URL when the render finishes within RENDER_WAIT_MS, else 202 with the render id, to
+ * be polled at API.renderStatus.
+ */
+export function renderRoutes(app: FastifyInstance, accounts: AccountService, renders: RenderService) {
+  const auth = { preHandler: requireAuth(accounts) };
+  const user = (req: Parameters<typeof sessionOf>[0]) => sessionOf(req).user;
+
+  app.post<{ Body: CompilationBody }>(API.renderCompilation, { ...auth, schema: { body: compilationBodySchema } }, async (req, res) => {
+    const r = await renders.compilation(user(req), req.body);
+    return reply(req, res, { data: r.answer, status: r.status });
+  });
+  app.post<{ Params: MediaParams; Body: GifBody }>(
+    API.renderGif(':libraryId', ':mediaId'),
+    { ...auth, schema: { params: mediaParamsSchema, body: gifBodySchema } },
+    async (req, res) => {
+      const r = await renders.gif(user(req), req.params.libraryId, req.params.mediaId, req.body);
+      return reply(req, res, { data: r.answer, status: r.status });
+    },
+  );
+  app.get<{ Params: RenderStatusParams }>(
+    API.renderStatus(':renderId'),
+    { ...auth, schema: { params: renderStatusParamsSchema } },
+    async (req, res) => reply(req, res, ok(await renders.status(user(req), req.params.renderId))),
+  );
+  app.get<{ Params: MediaParams; Querystring: SrtQuery }>(
+    API.mediaSrt(':libraryId', ':mediaId'),
+    { ...auth, schema: { params: mediaParamsSchema, querystring: srtQuerySchema } },
+    async (req, res) => {
+      const srt = await renders.srt(user(req), req.params.libraryId, req.params.mediaId, req.query);
+      return res
+        .type('application/x-subrip; charset=utf-8')
+        .header('cache-control', 'private, no-store')
+        .header(
+          'content-disposition',
+          `attachment; filename="${srt.filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(srt.filename)}`,
+        )
+        .send(srt.text);
+    },
+  );
+}

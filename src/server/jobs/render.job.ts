@@ -1,0 +1,24 @@
+import type { RenderService } from '../services/render.service';
+import { RENDER_JOB } from '../services/render.service';
+import type { JobDefinition } from './registry';
+
+/**
+ * One job per render, run by whichever process runs jobs (ROLE=all or worker). `workers` renders
+ * at once in this process; the service's start gate caps all processes together (spec section 9:
+ * 16 at once, 2 starts a second). The handler records failures itself, so pg-boss retries only
+ * after a crash (expiry).
+ */
+export const renderJob = (renders: RenderService, workers: number): JobDefinition<{ renderId: string }> => ({
+  name: RENDER_JOB,
+  options: { name: RENDER_JOB, retryLimit: 2, retryDelay: 2, expireInSeconds: 20 * 60 },
+  workOptions: { batchSize: 1, pollingIntervalSeconds: 0.5 },
+  workers,
+  handler: ({ renderId }) => renders.run(renderId),
+});
+
+/** Every 10 minutes: expired render outputs are deleted (blob and row). */
+export const renderExpiryJob = (renders: RenderService): JobDefinition => ({
+  name: 'renders.expire',
+  cron: '*/10 * * * *',
+  handler: async () => void (await renders.expire()),
+});
