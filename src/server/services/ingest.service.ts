@@ -285,7 +285,8 @@ export class IngestService {
             const f = feats[j]!;
             f.missing.forEach((m) => missing.add(m));
             const labels = [...f.objects.map((o) => o.label), ...f.classes.map((c) => c.label), ...f.colours.map((c) => c.name)];
-            const words = f.text.map((w) => w.word.toLowerCase());
+            // A run-together reading ("platformnine") is indexed with the words it is made of.
+            const words = [...new Set(f.text.flatMap((w) => [w.word.toLowerCase(), ...(w.parts ?? [])]))];
             const terms = [
               ...new Set(
                 [...labels.flatMap((l) => this.d.models.expandLabel(l)), ...words]

@@ -18,7 +18,8 @@ export interface IndexModels {
         classes: Array<{ label: string; wnid: string; score: number }>;
         embedding: Float32Array;
         colours: Array<{ name: string; fraction: number }>;
-        text: Array<{ word: string; confidence: number }>;
+        /** On-screen words; `parts`: the words a run-together one is made of ("PLATFORMNINE" -> platform, nine). */
+        text: Array<{ word: string; confidence: number; parts?: string[] }>;
         clip: Float32Array | null;
         missing: string[];
       }>

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { describeMissingFeature } from '../../../contract';
 import type { IndexModels } from '../../services/ports';
 import { ClipImageEncoder, ClipTextEncoder, clipMissing, NoTextEncoder } from './clip';
 import { dominantColours } from './colours';
 import { verifyModelFiles, type CorruptModelFile } from './fetchModels';
 import { decodeRgb, type RgbImage } from './image';
 import { MobilenetClassifier, readImagenetLabels, type ClassifierResult } from './mobilenet';
-import { findLines, OcrReader } from './ocr';
+import { OcrReader } from './ocr';
 import { PocketsphinxSpeech, type PocketsphinxOptions } from './pocketsphinx';
 import { ModelMissingError, type Detection, type SpeechToText, type TextEncoder, type VisualAnalyzer, type VisualFeatures } from './types';
 import { UltrafaceDetector } from './ultraface';
@@ -23,7 +24,7 @@ export type VisualFeature = (typeof VISUAL_FEATURES)[number];
 export interface VisualAnalyzerOptions {
   /** Features to leave out on purpose (not reported as missing). */
   skip?: VisualFeature[];
-  /** 'auto' (default) reads text only where the cheap line detector finds some; 'off' never. */
+  /** 'auto' (default) reads on-screen text with PP-OCR; 'off' never. */
   ocr?: 'auto' | 'off';
   /** Threads per ONNX session (default: ONNX Runtime's choice). */
   threads?: number;
@@ -31,7 +32,7 @@ export interface VisualAnalyzerOptions {
   corrupt?: readonly CorruptModelFile[];
 }
 
-/** Keyframes are decoded once at up to this size: the detectors look at <= 640 px, OCR crops gain nothing beyond. */
+/** Keyframes are decoded once at up to this size: the detectors look at <= 960 px, OCR line crops gain nothing beyond. */
 const DECODE_MAX = 1280;
 
 const reason = (err: unknown) =>
@@ -66,7 +67,7 @@ export async function createVisualAnalyzer(
   const yolox = await attempt(['objects'], () => YoloxDetector.open(modelsDir, session));
   const mobilenet = await attempt(['classes', 'embedding'], () => MobilenetClassifier.open(modelsDir, session));
   const faces = await attempt(['faces'], () => UltrafaceDetector.open(modelsDir, session));
-  const ocr = opts.ocr === 'off' ? null : await attempt(['text'], () => OcrReader.open());
+  const ocr = opts.ocr === 'off' ? null : await attempt(['text'], () => OcrReader.open(session));
   let clip: ClipImageEncoder | null = null;
   if (!skip.has('clip')) {
     const why = clipMissing(modelsDir);
@@ -136,11 +137,7 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
       const objects: Detection[] = this.m.yolox ? await this.m.yolox.detect(d) : [];
       const faces = this.m.faces ? await this.m.faces.count(d) : 0;
       const colours = this.capabilities.includes('colours') ? await dominantColours(d) : [];
-      let text: VisualFeatures['text'] = [];
-      if (this.m.ocr) {
-        const lines = await findLines(d);
-        if (lines.length) text = await this.m.ocr.read(d, lines);
-      }
+      const text: VisualFeatures['text'] = this.m.ocr ? await this.m.ocr.read(d) : [];
       out.push({
         objects,
         classes: classes[i]?.classes ?? [],
@@ -243,7 +240,10 @@ export async function createIndexModels(
     ...(encoder.available ? ['clip-text'] : []),
     ...(wn ? ['wordnet'] : []),
   ];
-  if (missing.length) log?.warn({ modelsDir, missing }, 'some indexer models are missing: those features are not computed');
+  // An add-on that is not installed (CLIP) is normal; anything else missing is worth a warning.
+  const faults = missing.filter((m) => !describeMissingFeature(m).optional);
+  if (faults.length) log?.warn({ modelsDir, missing: faults }, 'some indexer models are missing: those features are not computed');
+  if (faults.length < missing.length) log?.info({ missing: missing.filter((m) => !faults.includes(m)) }, 'optional models not installed');
   log?.info({ modelsDir, capabilities }, 'indexer models loaded');
   return {
     visual: useVisual ? visual : null,

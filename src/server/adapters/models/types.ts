@@ -21,8 +21,11 @@ export interface VisualFeatures {
   embedding: Float32Array;
   /** Dominant colours in plain words, largest share first; fractions sum to at most 1. */
   colours: Array<{ name: string; fraction: number }>;
-  /** On-screen words that passed the confidence and junk filters. */
-  text: Array<{ word: string; confidence: number }>;
+  /**
+   * On-screen words that passed the confidence and junk filters, as read (confidence 0..100).
+   * `parts`: the words a run-together one is made of ("PLATFORMNINE" -> platform, nine), lower-case.
+   */
+  text: Array<{ word: string; confidence: number; parts?: string[] }>;
   /** Number of faces (0 when the face model is missing; see `missing`). */
   faces: number;
   /** CLIP image embedding (512, L2-normalised), or null when CLIP is not installed. */
@@ -39,7 +42,7 @@ export interface VisualAnalyzer {
   analyze(images: Buffer[]): Promise<VisualFeatures[]>;
   /** Only the image embedding of one encoded image (a search query): empty when it cannot be computed. */
   embed(image: Buffer): Promise<Float32Array>;
-  /** Releases model sessions and OCR workers. */
+  /** Releases the model sessions. */
   close(): Promise<void>;
 }
 
