@@ -34,7 +34,7 @@ describe('the indexer models over a generated video with a known timeline', () =
 
   it('finds what each stretch shows, and reads text only where text was drawn', () => {
     console.log(
-      `[timing] full visual analysis (all models, OCR only where text is likely): ${msPerFrame.toFixed(0)} ms per keyframe over ${frames.length} keyframes`,
+      `[timing] full visual analysis (all models, PP-OCR on every frame): ${msPerFrame.toFixed(0)} ms per keyframe over ${frames.length} keyframes`,
     );
     for (const f of frames) {
       const labels = f.features.objects.filter((o) => o.score > 0.4).map((o) => o.label);

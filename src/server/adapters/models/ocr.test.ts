@@ -20,7 +20,7 @@ describe('on-screen text with PP-OCR', () => {
 
   beforeAll(async () => {
     dir = tempDir('ocr');
-    ocr = await OcrReader.open({ threads: 1 });
+    ocr = await OcrReader.open({ threads: 1, track: false });
     const cases: Array<[string, string[], string, number]> = [
       ['white on translucent box', ['Welcome to the farm'], 'horses.jpg', 720],
       ['yellow with black outline', ['Kite festival at the beach'], 'kite.jpg', 720],
@@ -88,14 +88,14 @@ describe('on-screen text with PP-OCR', () => {
     expect(stray.length).toBeLessThanOrEqual(1);
   }, 30_000);
 
-  it('does not read a line again while it stays on screen, and reads a new one', async () => {
+  it('does not detect or read again while a caption stays on screen, and reads the next one', async () => {
     const reader = await OcrReader.open({ threads: 1 });
     try {
       const first = await reader.read(captions[0]!.image);
-      expect(reader.stats).toEqual({ linesRead: 1, linesReused: 0 });
+      expect(reader.stats).toEqual({ framesDetected: 1, framesTracked: 0, linesRead: 1, linesReused: 0 });
       expect(await reader.read(captions[0]!.image)).toEqual(first);
-      expect(reader.stats).toEqual({ linesRead: 1, linesReused: 1 });
-      // Same style and place, other words: read, not reused.
+      expect(reader.stats).toEqual({ framesDetected: 1, framesTracked: 1, linesRead: 1, linesReused: 0 });
+      // Same picture, style and place, other words: detected and read, not taken from before.
       const other = await makeCaptionFrame(dir, {
         style: style('white on translucent box'),
         lines: ['Wildlife park open daily'],
@@ -106,7 +106,10 @@ describe('on-screen text with PP-OCR', () => {
       });
       const words = await reader.read(await decodeRgb(fs.readFileSync(other.file), 1280));
       expect(words.map((w) => w.word)).toEqual(['Wildlife', 'park', 'open', 'daily']);
-      expect(reader.stats.linesRead).toBe(2);
+      expect(reader.stats).toEqual({ framesDetected: 2, framesTracked: 1, linesRead: 2, linesReused: 0 });
+      // Back to the first caption: detected (it changed) but not read again.
+      expect(await reader.read(captions[0]!.image)).toEqual(first);
+      expect(reader.stats).toEqual({ framesDetected: 3, framesTracked: 1, linesRead: 2, linesReused: 1 });
     } finally {
       await reader.close();
     }
