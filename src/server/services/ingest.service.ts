@@ -5,7 +5,7 @@ import { canAfford, ingestCost } from '../../contract';
 import { readAll, type BlobStore } from '../adapters/blobs/blobStore';
 import { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from '../adapters/media/ffmpeg';
 import { NotMediaError, probe, stillWebp, type ProbeResult } from '../adapters/media/ffprobe';
-import { cachedExpander, shotTermScores, type FrameLabels } from './visualTerms';
+import { cachedExpander, ocrIndexWords, shotTermScores, type FrameLabels } from './visualTerms';
 import type { IndexRepository } from '../repositories/index.repository';
 import type { MediaRepository, MediaRow } from '../repositories/media.repository';
 import { InsufficientCreditsError } from './ledger.service';
@@ -285,8 +285,7 @@ export class IngestService {
             const f = feats[j]!;
             f.missing.forEach((m) => missing.add(m));
             const labels = [...f.objects.map((o) => o.label), ...f.classes.map((c) => c.label), ...f.colours.map((c) => c.name)];
-            // A run-together reading ("platformnine") is indexed with the words it is made of.
-            const words = [...new Set(f.text.flatMap((w) => [w.word.toLowerCase(), ...(w.parts ?? [])]))];
+            const words = ocrIndexWords(f.text);
             const terms = [
               ...new Set(
                 [...labels.flatMap((l) => this.d.models.expandLabel(l)), ...words]

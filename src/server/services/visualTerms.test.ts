@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cachedExpander, evidenceOf, frameScore, shotTermScores, termScores } from './visualTerms';
+import { cachedExpander, evidenceOf, frameScore, ocrIndexWords, shotTermScores, termScores } from './visualTerms';
 
 const expand = cachedExpander((label) =>
   label === 'Alaskan Malamute' ? ['malamute', 'sled dog', 'dog', 'canine', 'animal'] : label === 'horse' ? ['equine', 'animal'] : [label],
@@ -30,5 +30,17 @@ describe('visual terms', () => {
     const shot = shotTermScores([weak, strong], expand);
     expect(shot.get('horse')).toBeCloseTo(0.9, 6);
     expect(shot.get('equine')).toBeCloseTo(0.9 * 0.85, 6);
+  });
+
+  it("finds on-screen capitals that ran together ('PLATFORMNINE') by the words of the query", () => {
+    const ocr = ocrIndexWords([{ word: 'NEXT' }, { word: 'STOPPLATFORMNINE', parts: ['stop', 'platform', 'nine'] }]).join(' ');
+    expect(ocr).toBe('next stopplatformnine stop platform nine');
+    const frame = { objects: [], classes: [], colours: [], ocr };
+    const ev = evidenceOf(frame);
+    expect(frameScore(ev, [{ forms: ['platform'] }, { forms: ['nine'] }], expand)).toBeCloseTo(1, 2);
+    expect(frameScore(ev, [{ forms: ['stopplatformnine'] }], expand)).toBeCloseTo(1, 2);
+    // the shot index the search starts from has the parts too
+    const shot = shotTermScores([frame], expand);
+    for (const w of ['next', 'stop', 'platform', 'nine']) expect(shot.get(w), w).toBeGreaterThan(0.9);
   });
 });

@@ -53,6 +53,15 @@ export function evidenceOf(frame: FrameLabels): Evidence[] {
   ];
 }
 
+/**
+ * A keyframe's on-screen words as the index stores them (its `ocr` text): lower-case, each word as
+ * read and, for a run-together one, the words it is made of, so "PLATFORMNINE" is found by
+ * "platform nine" as well as by itself.
+ */
+export function ocrIndexWords(text: ReadonlyArray<{ word: string; parts?: string[] }>): string[] {
+  return [...new Set(text.flatMap((w) => [w.word.toLowerCase(), ...(w.parts ?? []).map((p) => p.toLowerCase())]))];
+}
+
 export const wordsOf = (label: string) =>
   label
     .toLowerCase()
