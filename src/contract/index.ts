@@ -11,3 +11,4 @@ export * from './billing';
 export * from './timeline';
 export * from './capabilities';
 export * from './rendering';
+export * from './downloads';

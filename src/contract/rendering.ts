@@ -40,6 +40,8 @@ export interface GifBody {
   start: number;
   end: number;
   filename?: string;
+  /** Not in the spec's call: false renders without the mark, for credits as a compilation does. */
+  watermark?: boolean;
 }
 export interface RenderStatusParams {
   renderId: string;
@@ -83,7 +85,7 @@ export const gifBodySchema = {
   type: 'object',
   required: ['start', 'end'],
   additionalProperties: false,
-  properties: { start: seconds, end: seconds, filename },
+  properties: { start: seconds, end: seconds, filename, watermark: { type: 'boolean' } },
 } as const;
 
 export const mediaParamsSchema = {

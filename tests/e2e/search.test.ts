@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API,
   libraryPath,
+  MSG_DOWNLOAD,
   MSG_MEDIA,
   MSG_SEARCH,
   MSG_SEARCH_UI,
   ROUTES,
   WELCOME_LIBRARY_NAME,
+  watermarkRemovalCost,
   type FolderResponse,
   type Library,
   type Media,
@@ -195,6 +197,49 @@ describe('search', () => {
       expect(dogAt, `a moment from 0 s among ${JSON.stringify(await chips(page))}`).toBeGreaterThanOrEqual(0);
       expect(ranges[dogAt]!.end).toBeLessThanOrEqual(5);
       await shot(page, 'search-results');
+
+      // Downloads of the dog moment: MP4 with the mark, then GIF without it (credits taken), saved
+      // as {library}_{media}; the progress toast stays until the file is there.
+      const dogCardForDownload = cardsOf(page, clip).nth(dogAt);
+      const takeOut = async (format: string, removeWatermark: boolean) => {
+        await dogCardForDownload.hover();
+        await dogCardForDownload.getByRole('button', { name: /^Download moment / }).click();
+        const menu = page.getByRole('menu', { name: 'Download moment' });
+        const box = menu.getByRole('menuitemcheckbox', { name: /Remove watermark/ });
+        if ((await box.getAttribute('aria-checked')) !== String(removeWatermark)) await box.click();
+        const saved = page.waitForEvent('download', { timeout: 60_000 });
+        await menu.getByRole('menuitem', { name: format, exact: true }).click();
+        const file = await saved;
+        expect(await file.failure()).toBeNull();
+        return file.suggestedFilename();
+      };
+      const creditsBefore = (await call<{ creditsLeft: number }>(page, 'GET', API.billingInfo)).creditsLeft;
+      expect(await takeOut('MP4', false)).toBe(`${mine.name}_${clip.metadata.name}.mp4`);
+      expect((await call<{ creditsLeft: number }>(page, 'GET', API.billingInfo)).creditsLeft).toBe(creditsBefore);
+      expect(await takeOut('GIF', true)).toBe(`${mine.name}_${clip.metadata.name}.gif`);
+      const paid = watermarkRemovalCost(ranges[dogAt]!.end - ranges[dogAt]!.start);
+      const creditsAfter = (await call<{ creditsLeft: number }>(page, 'GET', API.billingInfo)).creditsLeft;
+      // the chip shows whole seconds: the price of the real range is within a few credits of it
+      expect(creditsBefore - creditsAfter).toBeGreaterThan(0);
+      expect(Math.abs(creditsBefore - creditsAfter - paid)).toBeLessThanOrEqual(10);
+      await page.keyboard.press('Escape');
+
+      // The selected moments (up to three), downloaded from the selection bar: one file each and 'Download Complete'.
+      const three = (await cardsOf(page, clip).all()).slice(0, 3);
+      expect(three.length).toBeGreaterThanOrEqual(2);
+      for (const c of three) await c.getByRole('checkbox').check();
+      const bar = page.getByRole('toolbar', { name: 'Selection' });
+      await bar.getByText(`${three.length} selected`).waitFor();
+      const downloaded: string[] = [];
+      page.on('download', (d) => downloaded.push(d.suggestedFilename()));
+      await bar.getByRole('button', { name: 'Download' }).click();
+      // the open menu is named by its trigger (aria-labelledby)
+      await page.getByRole('menu', { name: 'Download', exact: true }).getByRole('menuitem', { name: 'MP4', exact: true }).click();
+      await toast(page, MSG_DOWNLOAD.completeTitle).waitFor({ timeout: 120_000 });
+      await toast(page, MSG_DOWNLOAD.complete(three.length)).waitFor();
+      expect(downloaded).toHaveLength(three.length);
+      await shot(page, 'search-downloaded', false);
+      await bar.getByRole('button', { name: 'Deselect all' }).click();
 
       // Hovering the dog card plays its moment from the HLS preview (after the hover delay); autoplay plays them all.
       const dogCard = cardsOf(page, clip).nth(dogAt);

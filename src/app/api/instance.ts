@@ -4,6 +4,7 @@ import { createAccountApi } from './account';
 import { createBillingApi } from './billing';
 import { createApiClient } from './client';
 import { createLibraryApi } from './library';
+import { createRenderingApi } from './rendering';
 import { createSearchApi } from './search';
 
 /** The app's one API client: the session store holds its token, and a refused token ends the session. */
@@ -21,3 +22,5 @@ export const libraryApi = createLibraryApi(apiClient);
 export const billingApi = createBillingApi(apiClient);
 
 export const searchApi = createSearchApi(apiClient);
+
+export const renderingApi = createRenderingApi(apiClient);

@@ -25,9 +25,11 @@ export interface ProgressToast {
 }
 
 /** A toast that stays until the work it reports is done. */
-export function showProgressToast(message: string): ProgressToast {
+export function showProgressToast(message: string, options: { title?: string } = {}): ProgressToast {
   const id = nextId++;
-  toasts.items = pushToast(toasts.items, { id, message, tone: 'info', durationMs: null, progress: 0 }, TOAST_MAX_STACK);
+  const item: ToastItem = { id, message, tone: 'info', durationMs: null, progress: 0 };
+  if (options.title) item.title = options.title;
+  toasts.items = pushToast(toasts.items, item, TOAST_MAX_STACK);
   return {
     update(progress, text) {
       const item = toasts.items.find((t) => t.id === id);

@@ -128,7 +128,10 @@ export class RenderService {
     });
   }
 
-  /** POST /library/{id}/media/{mediaId}/gif/v2 (always watermarked: the spec's call has no flag). */
+  /**
+   * POST /library/{id}/media/{mediaId}/gif/v2. The spec's body has no flag; `watermark: false` is
+   * taken as for compilations (the spec's downloads offer GIFs without the mark, for credits).
+   */
   async gif(user: UserRow, libraryId: string, mediaId: string, body: GifBody) {
     const clip = await this.checkedClip(user, { libraryId, mediaId, start: body.start, end: body.end }, 'gif');
     const duration = clip.end - clip.start;
@@ -137,7 +140,7 @@ export class RenderService {
     return this.submit(user, {
       kind: 'gif',
       spec: { clips: [c], height: 0 },
-      watermark: true,
+      watermark: body.watermark ?? RENDER_WATERMARK_DEFAULT,
       duration,
       filename: sanitiseFilename(body.filename, name.replace(/\.[^.]+$/, ''), 'gif'),
     });

@@ -4,9 +4,10 @@ import { MSG_SEARCH_UI, type Media, type Moment } from '../../../contract';
 import { effectiveRange, momentEdits, resetMomentRange, updateMomentRange } from '../../state/momentEdits';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { IconSearch, IconSimilar } from '../../ui/icons';
+import { IconDownload, IconSearch, IconSimilar } from '../../ui/icons';
 import { mediaNameOf } from '../search/MomentCard';
 import { formatMomentLength, formatTimecode } from '../search/momentFormat';
+import { DownloadMenu } from './DownloadMenu';
 import { MomentSidePanel } from './MomentLines';
 import { MomentPlayer, type MomentPlayerHandle } from './MomentPlayer';
 import { MomentTimeline, timelineMediaOf, type TimelineRange } from './MomentTimeline';
@@ -91,6 +92,16 @@ export function MomentDialog({
           >
             <IconTrim size={16} /> Trim
           </Button>
+          <DownloadMenu
+            moment={moment}
+            range={range}
+            media={media}
+            trigger={(busy) => (
+              <Button variant="secondary" busy={busy}>
+                <IconDownload size={16} /> Download
+              </Button>
+            )}
+          />
           <Button onClick={onClose}>Close</Button>
         </>
       }

@@ -4,9 +4,10 @@ import { MSG_SEARCH_UI, type Media, type Moment } from '../../../contract';
 import { effectiveMoment, momentEdits } from '../../state/momentEdits';
 import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
 import { CheckboxControl } from '../../ui/Checkbox';
-import { IconAlert, IconExternal, IconFilm, IconSimilar } from '../../ui/icons';
+import { IconAlert, IconDownload, IconExternal, IconFilm, IconSimilar } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { Tooltip } from '../../ui/Tooltip';
+import { DownloadMenu } from '../moment/DownloadMenu';
 import { IconTrim } from '../moment/playerIcons';
 import { TrimDialog } from '../moment/TrimDialog';
 import type { MasonryCell } from './masonry';
@@ -173,6 +174,22 @@ export const MomentCard = memo(function MomentCard({
             <IconTrim size={16} />
           </button>
         </Tooltip>
+        <DownloadMenu
+          moment={moment}
+          range={shown}
+          media={media}
+          trigger={(busy) => (
+            <button
+              type="button"
+              className="moment-card__action"
+              aria-label={`Download moment ${range} of ${name}`}
+              title="Download"
+              aria-busy={busy}
+            >
+              {busy ? <Spinner size={14} /> : <IconDownload size={16} />}
+            </button>
+          )}
+        />
       </div>
       {trimming && <TrimDialog moment={moment} media={media} onClose={() => setTrimming(false)} />}
       <div className="moment-card__body">

@@ -1,0 +1,41 @@
+// Waiting for server work that may be retried: pure helpers of downloads.ts, testable without a page.
+import { DOWNLOAD_RETRY, MSG_RENDER, RENDER_POLL_MS, type RenderAnswer } from '../../contract';
+import { isApiError } from '../api/ApiError';
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** A failure worth another attempt: the network, or the server (5xx, 429); never a refusal (4xx). */
+export const retryable = (e: unknown) => !isApiError(e) || e.status >= 500 || e.status === 429;
+
+/** `fn` up to `attempts` times, waiting base, 2×base, 4×base… between tries while the error is retryable. */
+export async function withRetry<T>(
+  fn: (attempt: number) => Promise<T>,
+  opts: { attempts?: number; baseMs?: number; wait?: (ms: number) => Promise<void>; isRetryable?: (e: unknown) => boolean } = {},
+): Promise<T> {
+  const { attempts = DOWNLOAD_RETRY.attempts, baseMs = DOWNLOAD_RETRY.baseMs, wait = sleep, isRetryable = retryable } = opts;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (e) {
+      if (attempt >= attempts || !isRetryable(e)) throw e;
+      await wait(baseMs * 2 ** (attempt - 1));
+    }
+  }
+}
+
+/** Starts a render and polls it until its URL is there; progress goes to `onProgress` (0..1). */
+export async function awaitRender(
+  start: () => Promise<RenderAnswer>,
+  status: (renderId: string) => Promise<RenderAnswer>,
+  onProgress: (p: number) => void = () => undefined,
+  wait: (ms: number) => Promise<void> = sleep,
+): Promise<string> {
+  let answer = await start();
+  for (;;) {
+    onProgress(answer.progress);
+    if (answer.status === 'completed' && answer.url) return answer.url;
+    if (answer.status === 'failed') throw new Error(MSG_RENDER.compilationFailed);
+    await wait(RENDER_POLL_MS);
+    answer = await status(answer.renderId);
+  }
+}
