@@ -1,9 +1,20 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, MSG_RENDER, watermarkRemovalCost, type CompilationBody, type Media, type RenderAnswer } from '../../src/contract';
+import {
+  API,
+  MSG_RENDER,
+  RENDER_QUEUE_CONCURRENCY,
+  RENDER_QUEUE_STARTS_PER_SECOND,
+  watermarkRemovalCost,
+  type CompilationBody,
+  type Media,
+  type RenderAnswer,
+} from '../../src/contract';
+import { RenderRepository } from '../../src/server/repositories/render.repository';
 import { COUNTER_FPS, makeCounterVideo } from '../fixtures/counterVideo';
 import { makeSolidImage } from '../fixtures/makeMedia';
 import { startTestServer } from './support/harness';
@@ -339,5 +350,26 @@ describe('srt', () => {
       '1\n00:00:00,000 --> 00:00:00,250\nhello there\n\n2\n00:00:01,100 --> 00:00:03,500\ngeneral kenobi\n\n3\n00:00:04,000 --> 00:00:04,500\nyou are a bold one\n',
     );
     expect((await srt('?start=2&end=6.5', stranger.token)).status).toBe(404);
+  });
+});
+
+describe('render queue gate', () => {
+  it('lets 2 renders start a second and 16 run at once, counted in the database (so across processes)', async () => {
+    const repo = new RenderRepository(t.server.database.db);
+    await new Promise((r) => setTimeout(r, 1100)); // earlier renders' starts leave the 1 s window
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    const gate = { concurrency: RENDER_QUEUE_CONCURRENCY, perSecond: RENDER_QUEUE_STARTS_PER_SECOND, leaseSeconds: 60 };
+    expect(await repo.tryAcquireSlot(ids[0]!, gate)).toBe(true);
+    expect(await repo.tryAcquireSlot(ids[1]!, gate)).toBe(true);
+    expect(await repo.tryAcquireSlot(ids[2]!, gate)).toBe(false);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await repo.tryAcquireSlot(ids[2]!, gate)).toBe(true);
+
+    const unthrottled = { ...gate, perSecond: 1000 };
+    for (let i = 3; i < 16; i++) expect(await repo.tryAcquireSlot(ids[i]!, unthrottled)).toBe(true);
+    expect(await repo.tryAcquireSlot(ids[16]!, unthrottled)).toBe(false);
+    await repo.releaseSlot(ids[0]!);
+    expect(await repo.tryAcquireSlot(ids[16]!, unthrottled)).toBe(true);
+    for (const id of ids) await repo.releaseSlot(id);
   });
 });
