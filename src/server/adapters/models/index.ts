@@ -7,7 +7,7 @@ import { dominantColours } from './colours';
 import { verifyModelFiles, type CorruptModelFile } from './fetchModels';
 import { decodeRgb, type RgbImage } from './image';
 import { MobilenetClassifier, readImagenetLabels, type ClassifierResult } from './mobilenet';
-import { OcrReader } from './ocr';
+import { OcrThread } from './ocrThread';
 import { PocketsphinxSpeech, type PocketsphinxOptions } from './pocketsphinx';
 import { ModelMissingError, type Detection, type SpeechToText, type TextEncoder, type VisualAnalyzer, type VisualFeatures } from './types';
 import { UltrafaceDetector } from './ultraface';
@@ -67,7 +67,7 @@ export async function createVisualAnalyzer(
   const yolox = await attempt(['objects'], () => YoloxDetector.open(modelsDir, session));
   const mobilenet = await attempt(['classes', 'embedding'], () => MobilenetClassifier.open(modelsDir, session));
   const faces = await attempt(['faces'], () => UltrafaceDetector.open(modelsDir, session));
-  const ocr = opts.ocr === 'off' ? null : await attempt(['text'], () => OcrReader.open(session));
+  const ocr = opts.ocr === 'off' ? null : await attempt(['text'], () => OcrThread.open(session));
   let clip: ClipImageEncoder | null = null;
   if (!skip.has('clip')) {
     const why = clipMissing(modelsDir);
@@ -99,7 +99,7 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
       yolox: YoloxDetector | null;
       mobilenet: MobilenetClassifier | null;
       faces: UltrafaceDetector | null;
-      ocr: OcrReader | null;
+      ocr: OcrThread | null;
       clip: ClipImageEncoder | null;
     },
   ) {}
@@ -114,6 +114,10 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
       ),
     );
     const good = decoded.filter((d): d is RgbImage => !(d instanceof Error));
+    // Text is read on its own thread, in frame order, while this one runs the other models.
+    const texts = this.m.ocr ? good.map((d) => this.m.ocr!.read(d)) : [];
+    // Until awaited below, a failed read must not count as unhandled.
+    for (const t of texts) t.catch(() => undefined);
     // The batch-friendly models run once over all decodable frames.
     const classes: ClassifierResult[] = this.m.mobilenet ? await this.m.mobilenet.classify(good) : [];
     const clips: Float32Array[] = this.m.clip ? await this.m.clip.embed(good) : [];
@@ -137,7 +141,7 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
       const objects: Detection[] = this.m.yolox ? await this.m.yolox.detect(d) : [];
       const faces = this.m.faces ? await this.m.faces.count(d) : 0;
       const colours = this.capabilities.includes('colours') ? await dominantColours(d) : [];
-      const text: VisualFeatures['text'] = this.m.ocr ? await this.m.ocr.read(d) : [];
+      const text: VisualFeatures['text'] = this.m.ocr ? await texts[i]! : [];
       out.push({
         objects,
         classes: classes[i]?.classes ?? [],
