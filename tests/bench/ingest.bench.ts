@@ -1,5 +1,6 @@
-// Ingest speed as a multiple of real time for a 10-minute 720p H.264 video with speech, stage by
-// stage. The video is made from Debian darknet's photos (a cut every 5 s) with flite narration, and
+// Ingest speed as a multiple of real time for a 10-minute 720p H.264 video with speech and burnt-in
+// captions, stage by stage. The video is made from Debian darknet's photos (a cut every 5 s) with
+// flite narration and a new caption every 4 s (three subtitle styles, rendered by libass), and
 // cached in tests/bench/out so reruns measure ingest only.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,11 +11,44 @@ import { startServer } from '../../src/server/main';
 import { client } from '../integration/support/harness';
 import { uploadFile, waitForStatus } from '../integration/support/upload';
 import { STAGES } from '../../src/server/services/ingest.service';
+import { expectedWords, PHRASES } from '../fixtures/captionFrames';
 
 const MINUTES = Number(process.env.BENCH_INGEST_MINUTES ?? 10);
 const out = path.resolve('tests/bench/out');
 fs.mkdirSync(out, { recursive: true });
-const video = path.join(out, `ingest-${MINUTES}min-720p.mp4`);
+const video = path.join(out, `ingest-${MINUTES}min-720p-captions.mp4`);
+
+/** Captions: one every 4 s, shown for 3.2 s, phrases and styles cycling (so the same text does not recur for 4 minutes). */
+const CAPTION_EVERY = 4;
+const CAPTION_SHOWN = 3.2;
+const captions = Array.from({ length: Math.ceil((MINUTES * 60) / CAPTION_EVERY) }, (_, i) => ({
+  start: i * CAPTION_EVERY,
+  end: i * CAPTION_EVERY + CAPTION_SHOWN,
+  text: PHRASES[i % PHRASES.length]!,
+  style: ['Subtitle', 'Boxed', 'Sign'][i % 3]!,
+}));
+
+/** An ASS script for libass: white outlined subtitles at the bottom, white on a dark box, a yellow sign at the top. */
+function captionScript(): string {
+  const t = (s: number) =>
+    `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${(s % 60).toFixed(2).padStart(5, '0')}`;
+  return [
+    '[Script Info]',
+    'ScriptType: v4.00+',
+    'PlayResX: 1280',
+    'PlayResY: 720',
+    '',
+    '[V4+ Styles]',
+    'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
+    'Style: Subtitle,DejaVu Sans,40,&H00FFFFFF,&H00FFFFFF,&H00000000,&H80000000,1,0,0,0,100,100,0,0,1,2.5,1,2,40,40,40,1',
+    'Style: Boxed,DejaVu Sans,36,&H00FFFFFF,&H00FFFFFF,&H80000000,&H80000000,0,0,0,0,100,100,0,0,3,8,0,2,40,40,60,1',
+    'Style: Sign,DejaVu Sans Condensed,44,&H0000FFFF,&H0000FFFF,&H00000000,&H00000000,1,0,0,0,100,100,0,0,1,3,0,8,40,40,40,1',
+    '',
+    '[Events]',
+    'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
+    ...captions.map((c) => `Dialogue: 0,${t(c.start)},${t(c.end)},${c.style},,0,0,0,,${c.text}`),
+  ].join('\n');
+}
 
 function makeVideo() {
   const photos = ['dog', 'horses', 'eagle', 'giraffe', 'person', 'kite', 'scream'].map((p) => `/usr/share/darknet/data/${p}.jpg`);
@@ -53,6 +87,7 @@ function makeVideo() {
   const text =
     'A dog sits by the bicycle. Horses run across the field. An eagle spreads its wings over the valley. A giraffe eats leaves from a tall tree. People fly kites on the beach in the afternoon wind. ';
   execFileSync('flite', ['-voice', 'slt', '-t', text.repeat(3), '-o', path.join(tmp, 'speech.wav')]);
+  fs.writeFileSync(path.join(tmp, 'captions.ass'), captionScript());
   execFileSync('ffmpeg', [
     '-v',
     'error',
@@ -71,8 +106,16 @@ function makeVideo() {
     '0:v',
     '-map',
     '1:a',
+    '-vf',
+    `subtitles=${path.join(tmp, 'captions.ass')}`,
     '-c:v',
-    'copy',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '26',
+    '-g',
+    '50',
     '-c:a',
     'aac',
     '-b:a',
@@ -149,6 +192,28 @@ try {
   );
   console.log(
     `  ${'wall clock'.padEnd(13)} ${wall.toFixed(1).padStart(7)} s   ${(duration / wall).toFixed(1).padStart(6)}x real time (upload finish -> completed; target >= 10x)`,
+  );
+  // Did OCR really read the captions? Keyframes well inside a caption's time, words as indexed.
+  const frames = await server.database.db.selectFrom('keyframes').select(['t', 'ocr']).where('media_id', '=', media._id).execute();
+  let shown = 0;
+  let expected = 0;
+  let found = 0;
+  let stray = 0;
+  for (const f of frames) {
+    const t = Number(f.t);
+    const c = captions.find((x) => t > x.start + 0.1 && t < x.end - 0.1);
+    const words = new Set(f.ocr.split(' ').filter(Boolean));
+    if (!c) {
+      if (!captions.some((x) => t > x.start - 0.1 && t < x.end + 0.1)) stray += words.size ? 1 : 0;
+      continue;
+    }
+    shown++;
+    const e = expectedWords([c.text]);
+    expected += e.length;
+    found += e.filter((w) => words.has(w)).length;
+  }
+  console.log(
+    `  captions: ${((100 * found) / Math.max(1, expected)).toFixed(1)}% of caption words found in the text of ${shown} keyframes showing one; ${stray} keyframes between captions with words`,
   );
   console.log(
     `  load average: ${os

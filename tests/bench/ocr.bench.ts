@@ -1,0 +1,122 @@
+// On-screen text: word recall of the PP-OCR reader per caption style, and milliseconds per frame,
+// on frames drawn with ffmpeg over Debian darknet's photos at 720p and 1080p (cached in
+// tests/bench/out/ocr). Each frame is read twice: as drawn (decoded like a keyframe, long side
+// <= 1280) and as ingest sees it today (scaled to 640 px wide, JPEG q4). Plain photos show how many
+// words are read where there is no text.
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { decodeRgb } from '../../src/server/adapters/models/image';
+import { OcrReader, type OcrWord } from '../../src/server/adapters/models/ocr';
+import { CAPTION_PHOTOS, CAPTION_STYLES, expectedWords, makeCaptionFrame, PHRASES, type CaptionFrame } from '../fixtures/captionFrames';
+import { DARKNET_PHOTOS } from '../fixtures/makeMedia';
+
+const PER_STYLE = Number(process.env.BENCH_OCR_FRAMES ?? 3);
+const SIZES: Array<[number, number]> = [
+  [1280, 720],
+  [1920, 1080],
+];
+const out = path.resolve('tests/bench/out/ocr');
+
+const frames: CaptionFrame[] = [];
+let phrase = 0;
+for (const [si, style] of CAPTION_STYLES.entries()) {
+  for (const [w, h] of SIZES) {
+    for (let k = 0; k < PER_STYLE; k++) {
+      const lines = Array.from({ length: style.lines }, () => PHRASES[phrase++ % PHRASES.length]!);
+      const photo = CAPTION_PHOTOS[(si + k) % CAPTION_PHOTOS.length]!;
+      frames.push(await makeCaptionFrame(out, { style, lines, photo, width: w, height: h, name: `s${si}-${h}p-${k}` }));
+    }
+  }
+}
+
+/** As ingest's keyframe extraction makes them: 640 px wide, JPEG at ffmpeg's q:v 4 (about quality 80). */
+const asKeyframe = (bytes: Buffer) => sharp(bytes).resize({ width: 640 }).jpeg({ quality: 80 }).toBuffer();
+
+// Frames here are unrelated pictures: tracking and the recent-lines cache are off, every frame is
+// detected and read from scratch (what ingest pays on a keyframe whose text changed).
+const open = () => OcrReader.open({ threads: 1, recentLines: 0, track: false });
+/** Indexed words: as read, plus the parts of run-together words (what search matches). */
+const indexed = (words: OcrWord[]) =>
+  new Set(words.flatMap((w) => [w.word.toLowerCase(), ...(w.parts ?? [])]).flatMap((w) => w.split(/[^a-z0-9]+/)));
+const asRead = (words: OcrWord[]) => new Set(words.flatMap((w) => w.word.toLowerCase().split(/[^a-z0-9]+/)));
+
+interface Pass {
+  ms: number[];
+  byStyle: Map<string, { expected: number; read: number; indexed: number }>;
+  misses: string[];
+}
+
+async function pass(prepare: (bytes: Buffer) => Promise<Buffer>): Promise<Pass> {
+  const ocr = await open();
+  const r: Pass = { ms: [], byStyle: new Map(), misses: [] };
+  await ocr.read(await decodeRgb(await prepare(fs.readFileSync(frames[0]!.file)), 1280)); // warm-up
+  for (const f of frames) {
+    const img = await decodeRgb(await prepare(fs.readFileSync(f.file)), 1280);
+    const t = performance.now();
+    const words = await ocr.read(img);
+    r.ms.push(performance.now() - t);
+    const expected = expectedWords(f.lines);
+    const [raw, idx] = [asRead(words), indexed(words)];
+    const s = r.byStyle.get(f.style) ?? { expected: 0, read: 0, indexed: 0 };
+    s.expected += expected.length;
+    s.read += expected.filter((w) => raw.has(w)).length;
+    s.indexed += expected.filter((w) => idx.has(w)).length;
+    r.byStyle.set(f.style, s);
+    if (expected.some((w) => !idx.has(w)))
+      r.misses.push(`${path.basename(f.file)}: read "${words.map((w) => w.word).join(' ')}" for "${f.lines.join(' / ')}"`);
+  }
+  await ocr.close();
+  return r;
+}
+
+const full = await pass(async (b) => b);
+const keyframe = await pass(asKeyframe);
+
+const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)}%`.padStart(7);
+const q = (ms: number[], p: number) => [...ms].sort((a, b) => a - b)[Math.min(ms.length - 1, Math.floor(ms.length * p))]!;
+console.log(
+  `${frames.length} frames, ${CAPTION_STYLES.length} styles x ${SIZES.map(([, h]) => `${h}p`).join(' and ')} x ${PER_STYLE} phrases; one thread`,
+);
+console.log(
+  `${'style'.padEnd(34)} ${'words'.padStart(5)}  ${'as drawn: indexed'.padStart(17)} ${'as read'.padStart(8)}   ${'640 keyframe: indexed'.padStart(21)} ${'as read'.padStart(8)}`,
+);
+const total = { expected: 0, read: 0, indexed: 0, kRead: 0, kIndexed: 0 };
+for (const style of CAPTION_STYLES) {
+  const a = full.byStyle.get(style.name)!;
+  const k = keyframe.byStyle.get(style.name)!;
+  total.expected += a.expected;
+  total.read += a.read;
+  total.indexed += a.indexed;
+  total.kRead += k.read;
+  total.kIndexed += k.indexed;
+  console.log(
+    `${style.name.padEnd(34)} ${String(a.expected).padStart(5)}  ${pct(a.indexed, a.expected).padStart(17)} ${pct(a.read, a.expected).padStart(8)}   ${pct(k.indexed, k.expected).padStart(21)} ${pct(k.read, k.expected).padStart(8)}`,
+  );
+}
+console.log(
+  `${'overall'.padEnd(34)} ${String(total.expected).padStart(5)}  ${pct(total.indexed, total.expected).padStart(17)} ${pct(total.read, total.expected).padStart(8)}   ${pct(total.kIndexed, total.expected).padStart(21)} ${pct(total.kRead, total.expected).padStart(8)}   (target >= 95% indexed, as drawn)`,
+);
+for (const [name, p] of [
+  ['as drawn (long side <= 1280, detected at <= 960)', full],
+  ['640 px keyframe', keyframe],
+] as const) {
+  console.log(`ms per frame, ${name}: median ${q(p.ms, 0.5).toFixed(0)}, p90 ${q(p.ms, 0.9).toFixed(0)}`);
+}
+
+// Words read where nothing is written.
+const ocr = await open();
+const stray: string[] = [];
+for (const photo of fs.readdirSync(DARKNET_PHOTOS).filter((f) => f.endsWith('.jpg'))) {
+  for (const [label, bytes] of [
+    ['', fs.readFileSync(path.join(DARKNET_PHOTOS, photo))],
+    [' (keyframe)', await asKeyframe(fs.readFileSync(path.join(DARKNET_PHOTOS, photo)))],
+  ] as const) {
+    const words = await ocr.read(await decodeRgb(bytes, 1280));
+    if (words.length) stray.push(`${photo}${label}: ${words.map((w) => w.word).join(' ')}`);
+  }
+}
+await ocr.close();
+console.log(`plain photos with words read: ${stray.length ? stray.join('; ') : 'none'}`);
+if (full.misses.length) console.log(`frames missing words (as drawn):\n  ${full.misses.join('\n  ')}`);
+if (keyframe.misses.length) console.log(`frames missing words (640 keyframe):\n  ${keyframe.misses.join('\n  ')}`);
