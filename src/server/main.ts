@@ -64,6 +64,7 @@ export interface RunningServer {
   blobs: BlobStore;
   billing: BillingService;
   ledger: LedgerService;
+  renders: RenderService;
   /** What the indexer can compute here (as `GET /health` answers). */
   health(): Omit<HealthInfo, 'ok'>;
   close(): Promise<void>;
@@ -262,7 +263,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       });
       cleanup.push(() => fs.rmSync(adminKeyFile(config.dataDir), { force: true }));
     }
-    return { url, config, app, database, boss, accounts, libraries, uploads, blobs, billing, ledger, health, close: closeAll };
+    return { url, config, app, database, boss, accounts, libraries, uploads, blobs, billing, ledger, renders, health, close: closeAll };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw err;

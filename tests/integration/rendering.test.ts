@@ -373,3 +373,22 @@ describe('render queue gate', () => {
     for (const id of ids) await repo.releaseSlot(id);
   });
 });
+
+describe('expiry', () => {
+  it('removes outputs past their expiry: the blob, the render, and its link', async () => {
+    const { final } = await render(API.renderGif(lib._id, silent._id), { start: 5, end: 6 });
+    const id = final.body.data!.renderId;
+    const row = await t.server.database.db.selectFrom('renders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await t.server.blobs.exists(row.blob_key!)).toBe(true);
+    expect(await t.server.renders.expire()).toBe(0);
+    await t.server.database.db
+      .updateTable('renders')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', id)
+      .execute();
+    expect(await t.server.renders.expire()).toBe(1);
+    expect(await t.server.blobs.exists(row.blob_key!)).toBe(false);
+    expect((await t.api('GET', API.renderStatus(id), { token: owner.token })).status).toBe(404);
+    expect((await fetch(final.body.data!.url!)).status).toBe(404);
+  }, 60_000);
+});
