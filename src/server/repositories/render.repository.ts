@@ -36,9 +36,10 @@ export class RenderRepository {
       .returningAll()
       .executeTakeFirst();
     if (reset) return { row: reset, queue: true };
+    // A reused output outlives the link handed out now (1 h) by a margin.
     const row = await this.db
       .updateTable('renders')
-      .set({ filename: r.filename })
+      .set({ filename: r.filename, expires_at: sql<Date>`greatest(expires_at, now() + interval '2 hours')` })
       .where('user_id', '=', r.user_id)
       .where('request_key', '=', r.request_key)
       .returningAll()
