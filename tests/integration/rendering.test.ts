@@ -284,7 +284,7 @@ describe('compilation', () => {
 });
 
 describe('gif', () => {
-  it('renders at most 15 fps and 480 px wide, the expected frames, watermarked', async () => {
+  it('renders at most 15 fps and 480 px wide, the expected frames, watermarked by default', async () => {
     const { final } = await render(API.renderGif(lib._id, withAudio._id), { start: 1, end: 3, filename: 'loop' });
     expect(final.status).toBe(200);
     const out = await download(final.body.data!.url!, 'gif');
@@ -295,6 +295,21 @@ describe('gif', () => {
     expect(frames).toHaveLength(30);
     expect(frames[0]).toBe(25);
     expect(Math.abs(frames.at(-1)! - 74)).toBeLessThanOrEqual(1);
+  }, 60_000);
+
+  it('leaves the mark out of a GIF when paid for, charging ceil(s/60*250) once', async () => {
+    await t.server.ledger.grant(owner.userId, { amount: 100, origin: 'adjustment', key: 'gif-test', reason: 'test', expiresAt: null });
+    const marked = await render(API.renderGif(lib._id, withAudio._id), { start: 1, end: 3, filename: 'loop' });
+    const before = await balance();
+    const body = { start: 1, end: 3, filename: 'clean-loop', watermark: false };
+    const clean = await render(API.renderGif(lib._id, withAudio._id), body);
+    expect(clean.final.body.data!.credits).toBe(watermarkRemovalCost(2));
+    const again = await t.api<RenderAnswer>('POST', API.renderGif(lib._id, withAudio._id), { token: owner.token, body });
+    expect(again.body.data!.renderId).toBe(clean.final.body.data!.renderId);
+    expect(await balance()).toBe(before - watermarkRemovalCost(2));
+    const a = await download(marked.final.body.data!.url!, 'gif');
+    const b = await download(clean.final.body.data!.url!, 'gif');
+    expect(cornerDifference(a.file, b.file)).toBeGreaterThan(8);
   }, 60_000);
 
   it('refuses an image', async () => {
