@@ -116,6 +116,29 @@ describe('on-screen text with PP-OCR', () => {
   }, 30_000);
 });
 
+describe('PP-OCR on a still picture', () => {
+  it('looks for new text again after four frames that only showed the same caption', async () => {
+    const dir = tempDir('ocr-still');
+    const reader = await OcrReader.open({ threads: 1 });
+    try {
+      const f = await makeCaptionFrame(dir, {
+        style: style('top, outlined'),
+        lines: ['Please mind the gap'],
+        photo: 'eagle.jpg',
+        width: 1280,
+        height: 720,
+        name: 'still',
+      });
+      const img = await decodeRgb(fs.readFileSync(f.file), 1280);
+      for (let i = 0; i < 6; i++) expect((await reader.read(img)).map((w) => w.word)).toEqual(['Please', 'mind', 'the', 'gap']);
+      expect(reader.stats).toMatchObject({ framesDetected: 2, framesTracked: 4, linesRead: 1, linesReused: 1 });
+    } finally {
+      await reader.close();
+      removeDir(dir);
+    }
+  }, 30_000);
+});
+
 describe('PP-OCR files', () => {
   it('names the files that are not in the package folder', () => {
     const empty = tempDir('no-ocr');

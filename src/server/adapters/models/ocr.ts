@@ -26,8 +26,8 @@ export interface OcrOptions extends SessionOptions {
   recentLines?: number;
   /**
    * Skip detection on a frame whose lines are all still there unchanged from the last frame read
-   * (default true): every time when the picture is still, every other time when it moves (text may
-   * have appeared elsewhere). For consecutive keyframes of a video; off for unrelated images.
+   * (default true): up to four frames in a row while the picture is still, every other frame while it
+   * moves (text may have appeared elsewhere). For consecutive keyframes of a video; off for unrelated images.
    */
   track?: boolean;
   /** See `ctcDecode`: a blank step with this much space probability is a space (default 0.02; 1 = never). */
@@ -170,7 +170,8 @@ export class OcrReader {
     const still = diff / thumb.length <= STILL_DIFF;
     // Without lines there is nothing to check: only a still picture skips, and not for long.
     if (!last.lines.length) return still && last.skipped < 2 ? (last.skipped++, []) : null;
-    if (!still && last.skipped >= 1) return null;
+    // A still picture can gain a line too (a slide's next point): look again every few frames.
+    if (last.skipped >= (still ? STILL_SKIPS : 1)) return null;
     for (const l of last.lines) {
       const now = await this.lineInput(img, l.box);
       if (!sameText(now.grey, l.grey, l.width)) return null;
@@ -298,6 +299,9 @@ interface RecentLine {
   grey: Uint8Array;
   words: OcrWord[];
 }
+
+/** Frames in a row that may skip detection while the picture is still. */
+const STILL_SKIPS = 4;
 
 /** Mean grey-level difference (of 32 x 18 thumbnails) under which a frame counts as still. */
 const STILL_DIFF = 4;
