@@ -86,6 +86,8 @@ async function main() {
     await page.locator('.library-card').filter({ hasText: 'My Library' }).getByRole('link').first().click();
     await waitForPath(page, /^\/library\/[0-9a-f-]{36}$/);
     const libraryId = new URL(page.url()).pathname.split('/')[2]!;
+    // The library screen is its own chunk: drop only once it is there to take the files.
+    await page.getByRole('button', { name: 'Add videos' }).first().waitFor();
     const token = (await page.evaluate(() => localStorage.getItem('clipseek.token')))!;
     const bytes = fs.readFileSync(video).toString('base64');
     await page.evaluate(
@@ -100,6 +102,7 @@ async function main() {
     step('dropped the video on the library page');
     let media: Media | undefined;
     for (let i = 0; i < 600; i++) {
+      if (i === 60 && !media) throw new Error('the dropped video did not reach the library within 60 s');
       const list = await api<Media[]>('GET', `${API.mediaRange(libraryId)}?start=0&end=20`, undefined, token);
       media = list.find((m) => m.metadata.filename === path.basename(video));
       if (media && ['completed', 'errored', 'failed', 'invalid'].includes(media.status)) break;
