@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { GIF_MAX_FPS, GIF_MAX_WIDTH } from '../../../contract';
 import { tools } from './ffprobe';
+import type { RenderSource } from '../../services/render.service';
 
 /** The font of the burnt-in watermark (Debian fonts-dejavu-core). */
 export const WATERMARK_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
@@ -17,17 +18,8 @@ export const RENDER_PRESET = 'ultrafast';
  */
 export const RENDER_CRF = 26;
 
-/** One range of one input: `input` is a path or URL ffmpeg reads; the source's facts come from its probe. */
-export interface RenderClip {
-  input: string;
-  start: number;
-  end: number;
-  /** Display size and frame rate of the source (null when unknown). */
-  width: number | null;
-  height: number | null;
-  frameRate: number | null;
-  hasAudio: boolean;
-}
+/** One range of one input (the service's RenderSource): `input` is a path or URL ffmpeg reads; the source's facts come from its probe. */
+export type RenderClip = RenderSource;
 
 /** ffmpeg exited non-zero: `stderrTail` holds the last lines it wrote (for the log, never the user). */
 export class RenderToolError extends Error {
