@@ -22,7 +22,8 @@ export const TEST_PACKAGES = [
   ['/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf', 'fonts-dejavu-core', 'test captions'],
 ];
 
-const has = (cmd) => spawnSync('sh', ['-c', `command -v "$1"`, 'sh', cmd], { stdio: 'ignore' }).status === 0;
+/** Whether `cmd` is on PATH. */
+export const has = (cmd) => spawnSync('sh', ['-c', `command -v "$1"`, 'sh', cmd], { stdio: 'ignore' }).status === 0;
 const present = (bin) => (bin.startsWith('/') ? fs.existsSync(bin) : has(bin));
 
 /** The Debian packages of `needed` whose binary or path is absent, each once. */

@@ -5,11 +5,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { provision, TEST_PACKAGES } from './provision.mjs';
+import { has, provision, TEST_PACKAGES } from './provision.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
-const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 const run = (cmd, cmdArgs, opts = {}) => {
   const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', ...opts });
   return r.status ?? 1;

@@ -35,6 +35,12 @@ export interface VisualAnalyzerOptions {
 /** Keyframes are decoded once at up to this size: the detectors look at <= 960 px, OCR line crops gain nothing beyond. */
 const DECODE_MAX = 1280;
 
+/** '<file> is corrupt (<why>), …' for the corrupt files that `features` need, or null when there are none. */
+function corruptReason(corrupt: readonly CorruptModelFile[] | undefined, features: readonly string[]): string | null {
+  const bad = (corrupt ?? []).filter((c) => c.features.some((f) => features.includes(f)));
+  return bad.length ? bad.map((c) => `${c.path} is corrupt (${c.reason})`).join(', ') : null;
+}
+
 const reason = (err: unknown) =>
   err instanceof ModelMissingError ? `${err.files.join(', ')} not in ${err.where}` : (err as Error).message;
 
@@ -51,9 +57,8 @@ export async function createVisualAnalyzer(
   const session = { threads: opts.threads };
   const attempt = async <T>(features: VisualFeature[], open: () => Promise<T>): Promise<T | null> => {
     if (features.every((f) => skip.has(f))) return null;
-    const bad = (opts.corrupt ?? []).filter((c) => c.features.some((f) => features.includes(f as VisualFeature)));
-    if (bad.length) {
-      const why = bad.map((c) => `${c.path} is corrupt (${c.reason})`).join(', ');
+    const why = corruptReason(opts.corrupt, features);
+    if (why) {
       for (const f of features) if (!skip.has(f)) notComputed.push(`${f}: ${why}`);
       return null;
     }
@@ -219,14 +224,8 @@ export async function createIndexModels(
     missing.push(`speech: ${reason(err)}`);
   }
 
-  const encoder = corrupt.some((c) => c.features.includes('clip'))
-    ? new NoTextEncoder(
-        `clip: ${corrupt
-          .filter((c) => c.features.includes('clip'))
-          .map((c) => `${c.path} is corrupt`)
-          .join(', ')}`,
-      )
-    : await createTextEncoder(modelsDir);
+  const clipCorrupt = corruptReason(corrupt, ['clip']);
+  const encoder = clipCorrupt ? new NoTextEncoder(`clip: ${clipCorrupt}`) : await createTextEncoder(modelsDir);
   if (!encoder.available && encoder.reason && !missing.includes(encoder.reason)) missing.push(encoder.reason);
 
   let wn: WordNet | null = null;
