@@ -12,3 +12,4 @@ export * from './timeline';
 export * from './capabilities';
 export * from './rendering';
 export * from './downloads';
+export * from './merge';

@@ -14,7 +14,7 @@ import { FakeVideo } from './FakeVideo';
 type Key = string;
 
 /** Counts listeners added and not removed on one EventTarget. */
-class ListenerWatch {
+export class ListenerWatch {
   private readonly live = new Map<Key, number>();
   private readonly restore: () => void;
 
@@ -67,7 +67,7 @@ type Scheduler = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknow
 type Canceller = (id?: number) => void;
 
 /** Counts timeouts, intervals and animation frames scheduled and still pending. */
-class TimerWatch {
+export class TimerWatch {
   readonly timeouts = new Set<number>();
   readonly intervals = new Set<number>();
   readonly frames = new Set<number>();
@@ -130,7 +130,7 @@ class TimerWatch {
 }
 
 /** Counts ResizeObservers observing something. */
-class ObserverWatch {
+export class ObserverWatch {
   active = 0;
   private readonly original = window.ResizeObserver;
 

@@ -3,11 +3,12 @@
 import * as kernels from '../../../../src/engine/kernels';
 import { FakeVideo } from '../../../../src/engine/testing/FakeVideo';
 import { SyntheticThumbnails } from '../../../../src/engine/testing/SyntheticThumbnails';
+import { TestSequence, testClip } from '../../../../src/engine/testing/TestSequence';
 import { TestTimeline } from '../../../../src/engine/testing/TestTimeline';
 import { ThumbnailError } from '../../../../src/engine/thumbnailSource';
 import { runZoomBench } from './zoomBench';
 
-const engineTest = { TestTimeline, FakeVideo, SyntheticThumbnails, ThumbnailError, kernels, runZoomBench };
+const engineTest = { TestTimeline, TestSequence, testClip, FakeVideo, SyntheticThumbnails, ThumbnailError, kernels, runZoomBench };
 export type EngineTestApi = typeof engineTest;
 
 declare global {

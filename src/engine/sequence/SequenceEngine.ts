@@ -1,0 +1,590 @@
+import { Application, Container, Graphics, Sprite, Texture, Ticker } from 'pixi.js';
+import { ARROW_SEEK_SECONDS, TIMELINE } from '../../contract';
+import { dragEnd, dragStart, effectiveFrameRate, keyCommand, minRangeFrames, nextShuttle, type FrameRange } from '../kernels';
+import { PlayheadLayer } from '../render/PlayheadLayer';
+import { RangeLayer } from '../render/RangeLayer';
+import type { RenderView } from '../render/RenderView';
+import { RulerLayer } from '../render/RulerLayer';
+import { COLORS, HANDLE_SLOP, HANDLE_WIDTH } from '../render/theme';
+import { Teardown } from '../Teardown';
+import { History, historyKey } from './history';
+import {
+  clipFrames,
+  clipStarts,
+  duplicate,
+  frameDurationAt,
+  locate,
+  markOnCurrent,
+  preloadTime,
+  remove,
+  reorder,
+  sequenceDuration,
+  snapSequenceTime,
+  trim,
+  type SequenceClip,
+  type SequenceState,
+} from './sequenceModel';
+
+/** What the sequence editor shows and what React reads (through its useEngineValue-style hook). */
+export interface SequenceEngineState extends SequenceState {
+  duration: number;
+  /** The clip under the playhead (its handles are shown), or -1. */
+  current: number;
+  playing: boolean;
+  /** Signed J/K/L rate: 0 stopped, 1 normal, -2 double-speed reverse. */
+  shuttle: number;
+  canUndo: boolean;
+  canRedo: boolean;
+  /** What the pointer is dragging. */
+  dragging: 'start' | 'end' | 'clip' | 'playhead' | null;
+  /** While a clip is dragged: the position it would drop at. */
+  dropIndex: number | null;
+  viewWidth: number;
+}
+
+export interface SequenceEngineOptions {
+  container: HTMLElement;
+  clips: readonly SequenceClip[];
+  /** Where keyboard shortcuts are heard; window by default. */
+  keyTarget?: EventTarget;
+  /** A picture for a clip's block (its first frame); the engine uploads it and never keeps the bitmap. */
+  thumbnail?(clip: SequenceClip, signal: AbortSignal): Promise<ImageBitmap | HTMLImageElement>;
+  /** The user moved the playhead (click, drag, keys, an edit that moved it): the player should seek. */
+  onSeek?(time: number): void;
+  /** Space, J/K/L: the player should play at `rate` (0 pauses). */
+  onShuttle?(rate: number): void;
+  /** Playing reached `preloadTime` of clip `index`: load and position clip `index + 1` now. */
+  onPreload?(nextIndex: number): void;
+  /** Called after each drawn frame, with the time spent (benchmark and tests). */
+  onFrame?(ms: number): void;
+  /** New ids for duplicates (tests pass a counter). */
+  newId?(): string;
+}
+
+const ROWS_HEIGHT = TIMELINE.rulerHeight + TIMELINE.thumbnailRowHeight;
+const BLOCK_GAP = 2;
+const DRAG_THRESHOLD_PX = 5;
+
+type Drag =
+  | { kind: 'start' | 'end'; index: number; downX: number; base: FrameRange; before: SequenceState }
+  | { kind: 'clip'; index: number; downX: number; moved: boolean; before: SequenceState }
+  | { kind: 'playhead' };
+
+/**
+ * The clip editor's sequence mode (spec section 4): clips as blocks on one timeline with their
+ * thumbnails, drag to reorder, per-clip trim handles on the clip under the playhead (the moment
+ * timeline's 36 px / 0.1 s limits and frame snapping), duplicate, remove, undo and redo, and one
+ * playhead across the sequence. Framework-free; renders on demand like TimelineEngine. It does not
+ * own the players: the app reports playback time with `setPlaybackTime` and hears `onPreload` 2 s
+ * before each clip ends.
+ */
+export class SequenceEngine {
+  private readonly teardown = new Teardown();
+  private readonly history = new History<SequenceState>();
+  private readonly listeners = new Set<() => void>();
+  private state: SequenceEngineState;
+  private app: Application | null = null;
+  private ruler: RulerLayer | null = null;
+  private rangeLayer: RangeLayer | null = null;
+  private playhead: PlayheadLayer | null = null;
+  private readonly blocks = new Graphics();
+  private readonly pictures = new Container();
+  private readonly sprites = new Map<string, { sprite: Sprite; mask: Graphics; texture: Texture }>();
+  /** While a handle is dragged the scale stays as it was at the press, so the handle follows the pointer. */
+  private frozenDuration: number | null = null;
+  private readonly loading = new Set<string>();
+  private blocksKey = '';
+  private cancelFrame: (() => void) | null = null;
+  private drag: Drag | null = null;
+  private hover: 'start' | 'end' | null = null;
+  /** The clip whose preload already fired for this pass (reset on seeks and edits). */
+  private preloaded = -1;
+  private idCounter = 0;
+  renders = 0;
+
+  private constructor(private readonly options: SequenceEngineOptions) {
+    const clips = [...options.clips];
+    this.state = {
+      clips,
+      currentTime: 0,
+      duration: sequenceDuration(clips),
+      current: clips.length ? 0 : -1,
+      playing: false,
+      shuttle: 0,
+      canUndo: false,
+      canRedo: false,
+      dragging: null,
+      dropIndex: null,
+      viewWidth: Math.max(1, Math.round(options.container.clientWidth)),
+    };
+  }
+
+  /** Creates the editor and its canvas inside `options.container`. */
+  static async create(options: SequenceEngineOptions): Promise<SequenceEngine> {
+    const engine = new SequenceEngine(options);
+    try {
+      await engine.init();
+    } catch (error) {
+      engine.destroy();
+      throw error;
+    }
+    return engine;
+  }
+
+  private async init() {
+    const { container } = this.options;
+    Ticker.system.autoStart = false;
+    Ticker.system.stop();
+    const app = new Application();
+    await app.init({
+      preference: 'webgl',
+      autoStart: false,
+      sharedTicker: false,
+      skipExtensionImports: true,
+      width: this.state.viewWidth,
+      height: ROWS_HEIGHT,
+      resolution: Math.min(2, globalThis.devicePixelRatio || 1),
+      autoDensity: true,
+      antialias: false,
+      background: COLORS.background,
+    });
+    if (this.teardown.disposed) {
+      app.destroy({ removeView: true }, { children: true, context: true });
+      return;
+    }
+    this.app = app;
+    this.teardown.add(() => {
+      for (const id of [...this.sprites.keys()]) this.dropPicture(id);
+      app.destroy({ removeView: true }, { children: true, context: true });
+      this.app = null;
+    });
+    const canvas = app.canvas;
+    canvas.style.display = 'block';
+    canvas.style.touchAction = 'none';
+    canvas.dataset.testid = 'sequence-canvas';
+    container.appendChild(canvas);
+    this.teardown.add(() => canvas.remove());
+
+    this.ruler = new RulerLayer();
+    this.rangeLayer = new RangeLayer();
+    this.playhead = new PlayheadLayer();
+    app.stage.addChild(this.blocks, this.pictures, this.ruler.container, this.rangeLayer.container, this.playhead.graphics);
+
+    const observer = new ResizeObserver(() => this.resize());
+    observer.observe(container);
+    this.teardown.add(() => observer.disconnect());
+    const td = this.teardown;
+    td.listen(canvas, 'pointerdown', (e) => this.onPointerDown(e as PointerEvent));
+    td.listen(canvas, 'pointermove', (e) => this.onPointerMove(e as PointerEvent));
+    td.listen(canvas, 'pointerup', (e) => this.onPointerUp(e as PointerEvent, false));
+    td.listen(canvas, 'pointercancel', (e) => this.onPointerUp(e as PointerEvent, true));
+    td.listen(this.options.keyTarget ?? window, 'keydown', (e) => void this.handleKey(e as KeyboardEvent));
+    this.resize();
+    this.invalidate();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // State
+
+  /** The current state; the same object until something changes (for useSyncExternalStore). */
+  getState(): SequenceEngineState {
+    return this.state;
+  }
+
+  /** Calls `listener` after every state change; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    if (this.teardown.disposed) return () => {};
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(patch: Partial<SequenceEngineState>) {
+    if (this.teardown.disposed) return;
+    const next = { ...this.state, ...patch };
+    if (patch.clips) next.duration = sequenceDuration(next.clips);
+    next.current = locate(next.clips, next.currentTime)?.index ?? -1;
+    next.canUndo = this.history.canUndo;
+    next.canRedo = this.history.canRedo;
+    this.state = next;
+    this.invalidate();
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** An edit: recorded for undo, applied, and the player told where the playhead went. */
+  private commit(next: SequenceState, before: SequenceState = this.snapshot()) {
+    if (next.clips === before.clips && next.currentTime === before.currentTime) return;
+    this.history.push(before);
+    this.apply(next);
+  }
+
+  private apply(next: SequenceState) {
+    this.preloaded = -1;
+    this.set({ clips: next.clips, currentTime: next.currentTime });
+    // Even when the time is unchanged the clip under it may be another one: the player re-seeks.
+    this.options.onSeek?.(this.state.currentTime);
+  }
+
+  private snapshot(): SequenceState {
+    return { clips: this.state.clips, currentTime: this.state.currentTime };
+  }
+
+  private get pps(): number {
+    const d = this.frozenDuration ?? this.state.duration;
+    return d > 0 ? this.state.viewWidth / d : 1;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Commands (public: the app's buttons and the accessible list call these)
+
+  /** Moves clip `from` to position `to` (undoable). */
+  reorder(from: number, to: number) {
+    this.commit(reorder(this.snapshot(), from, to));
+  }
+
+  /** Inserts a copy of clip `index` after it (undoable). */
+  duplicate(index: number) {
+    this.commit(duplicate(this.snapshot(), index, this.options.newId?.() ?? `dup-${Date.now()}-${++this.idCounter}`));
+  }
+
+  /** Removes clip `index`; the playhead goes to the next clip, or the previous at the end (undoable). */
+  remove(index: number) {
+    this.commit(remove(this.snapshot(), index));
+  }
+
+  /** Sets clip `index` to the media range [start, end) seconds, snapped and limited like a handle drag (undoable). */
+  trimTo(index: number, startTime: number, endTime: number) {
+    const clip = this.state.clips[index];
+    if (!clip) return;
+    const fps = effectiveFrameRate(clip.frameRate);
+    const range = { start: Math.round(startTime * fps), end: Math.round(endTime * fps) };
+    this.commit(trim(this.snapshot(), index, range, this.minFrames(clip)));
+  }
+
+  /** Undoes the last edit. */
+  undo() {
+    const prev = this.history.undo(this.snapshot());
+    if (prev) this.apply(prev);
+  }
+
+  /** Redoes the last undone edit. */
+  redo() {
+    const next = this.history.redo(this.snapshot());
+    if (next) this.apply(next);
+  }
+
+  /** Moves the playhead (snapped to a frame of the clip there) and tells the player. */
+  seek(time: number) {
+    const t = snapSequenceTime(this.state.clips, time);
+    this.preloaded = -1;
+    this.set({ currentTime: t });
+    this.options.onSeek?.(t);
+  }
+
+  /**
+   * The player's clock: where playback is now (sequence seconds). Moves the playhead without a seek
+   * back, and fires `onPreload(index + 1)` once when it passes 2 s before the end of clip `index`.
+   */
+  setPlaybackTime(time: number) {
+    const clips = this.state.clips;
+    const t = Math.max(0, Math.min(this.state.duration, time));
+    const at = locate(clips, t);
+    if (at && at.index < clips.length - 1 && this.preloaded !== at.index && t >= preloadTime(clips, at.index) - 1e-6) {
+      this.preloaded = at.index;
+      this.options.onPreload?.(at.index + 1);
+    }
+    if (t !== this.state.currentTime) this.set({ currentTime: t });
+  }
+
+  /** Whether the player is playing (the app reports it; J/K/L and space ask through onShuttle). */
+  setPlaying(playing: boolean) {
+    this.set({ playing, shuttle: playing ? this.state.shuttle || 1 : 0 });
+  }
+
+  private minFrames(clip: SequenceClip): number {
+    return minRangeFrames(this.pps, effectiveFrameRate(clip.frameRate));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Keys: the moment dialog's map (kernels/keyboard) on the sequence, plus undo and redo
+
+  /** Handles a key the way the editor does; true when it was used. */
+  handleKey(e: KeyboardEvent): boolean {
+    if (this.teardown.disposed || e.defaultPrevented) return false;
+    const h = historyKey(e);
+    if (h) {
+      const typing = e.target instanceof HTMLElement && e.target.closest('input, textarea, [contenteditable="true"]');
+      if (typing) return false;
+      e.preventDefault();
+      if (h === 'undo') this.undo();
+      else this.redo();
+      return true;
+    }
+    const cmd = keyCommand(e);
+    if (!cmd || !this.state.clips.length) return false;
+    e.preventDefault();
+    const s = this.state;
+    switch (cmd.type) {
+      case 'seekBy': {
+        let t = s.currentTime + cmd.seconds;
+        // Section 5: the arrow seek snaps to 0 when it lands under 5 s.
+        if (Math.abs(cmd.seconds) === ARROW_SEEK_SECONDS && t < ARROW_SEEK_SECONDS) t = 0;
+        this.seek(t);
+        break;
+      }
+      case 'seekTo':
+        this.seek(cmd.to === 'start' ? 0 : s.duration - frameDurationAt(s.clips, s.duration - 1e-6));
+        break;
+      case 'togglePlay':
+        this.options.onShuttle?.(s.playing ? 0 : 1);
+        break;
+      case 'stepFrames':
+        this.options.onShuttle?.(0);
+        this.seek(s.currentTime + cmd.frames * frameDurationAt(s.clips, s.currentTime));
+        break;
+      case 'shuttle': {
+        const rate = nextShuttle(s.shuttle, cmd.direction);
+        this.set({ shuttle: rate });
+        this.options.onShuttle?.(rate);
+        break;
+      }
+      case 'markIn':
+      case 'markOut': {
+        const at = locate(s.clips, s.currentTime)!;
+        this.commit(markOnCurrent(this.snapshot(), cmd.type === 'markIn' ? 'in' : 'out', this.minFrames(s.clips[at.index]!)));
+        break;
+      }
+      default: {
+        const never: never = cmd;
+        return never;
+      }
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Pointer
+
+  private xOf(e: PointerEvent): number {
+    const rect = this.app!.canvas.getBoundingClientRect();
+    return e.clientX - rect.left;
+  }
+
+  private handleAt(x: number): 'start' | 'end' | null {
+    const s = this.state;
+    if (s.current < 0) return null;
+    const starts = clipStarts(s.clips);
+    const xs = starts[s.current]! * this.pps;
+    const xe = starts[s.current + 1]! * this.pps;
+    if (x >= xe - HANDLE_SLOP && x <= xe + HANDLE_WIDTH + HANDLE_SLOP) return 'end';
+    if (x >= xs - HANDLE_WIDTH - HANDLE_SLOP && x <= xs + HANDLE_SLOP) return 'start';
+    return null;
+  }
+
+  private onPointerDown(e: PointerEvent) {
+    if (!this.app || e.button > 0) return;
+    const x = this.xOf(e);
+    const y = e.clientY - this.app.canvas.getBoundingClientRect().top;
+    this.app.canvas.setPointerCapture?.(e.pointerId);
+    const handle = this.handleAt(x);
+    if (handle) {
+      const index = this.state.current;
+      this.drag = { kind: handle, index, downX: x, base: clipFrames(this.state.clips[index]!), before: this.snapshot() };
+      this.frozenDuration = Math.max(this.state.duration, 1e-3);
+      this.set({ dragging: handle });
+      return;
+    }
+    if (y >= TIMELINE.rulerHeight) {
+      const at = locate(this.state.clips, x / this.pps);
+      if (at) {
+        this.drag = { kind: 'clip', index: at.index, downX: x, moved: false, before: this.snapshot() };
+        this.set({ dragging: 'clip' });
+        this.seek(x / this.pps);
+        return;
+      }
+    }
+    this.drag = { kind: 'playhead' };
+    this.set({ dragging: 'playhead' });
+    this.seek(x / this.pps);
+  }
+
+  private dropIndexAt(x: number): number {
+    const starts = clipStarts(this.state.clips);
+    const t = x / this.pps;
+    let i = 0;
+    while (i < this.state.clips.length && t > (starts[i]! + starts[i + 1]!) / 2) i++;
+    return i;
+  }
+
+  private onPointerMove(e: PointerEvent) {
+    if (!this.app) return;
+    const x = this.xOf(e);
+    const d = this.drag;
+    if (!d) {
+      const hover = this.handleAt(x);
+      if (hover !== this.hover) {
+        this.hover = hover;
+        this.app.canvas.style.cursor = hover ? 'ew-resize' : '';
+        this.invalidate();
+      }
+      return;
+    }
+    if (d.kind === 'playhead') this.seek(x / this.pps);
+    else if (d.kind === 'clip') {
+      if (!d.moved && Math.abs(x - d.downX) < DRAG_THRESHOLD_PX) return;
+      d.moved = true;
+      this.set({ dropIndex: this.dropIndexAt(x) });
+    } else {
+      const clip = d.before.clips[d.index]!;
+      const fps = effectiveFrameRate(clip.frameRate);
+      const deltaFrames = Math.round(((x - d.downX) / this.pps) * fps);
+      const min = this.minFrames(clip);
+      const range =
+        d.kind === 'start'
+          ? dragStart(d.base, d.base.start + deltaFrames, min)
+          : dragEnd(d.base, d.base.end + deltaFrames, min, clip.mediaDuration, fps);
+      const next = trim(d.before, d.index, range, min);
+      this.set({ clips: next.clips, currentTime: next.currentTime });
+    }
+  }
+
+  private onPointerUp(e: PointerEvent, cancelled: boolean) {
+    const d = this.drag;
+    this.drag = null;
+    if (this.app?.canvas.hasPointerCapture?.(e.pointerId)) this.app.canvas.releasePointerCapture(e.pointerId);
+    if (!d) return;
+    if (d.kind === 'clip') {
+      const drop = this.state.dropIndex;
+      this.set({ dragging: null, dropIndex: null });
+      if (!cancelled && d.moved && drop !== null) this.reorder(d.index, drop > d.index ? drop - 1 : drop);
+    } else if (d.kind === 'start' || d.kind === 'end') {
+      const edited = this.snapshot();
+      this.frozenDuration = null;
+      this.set({ dragging: null });
+      if (cancelled) this.apply(d.before);
+      else this.commit(edited, d.before);
+    } else this.set({ dragging: null });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Drawing on demand
+
+  private resize() {
+    const width = Math.max(1, Math.round(this.options.container.clientWidth));
+    if (this.app && width !== this.state.viewWidth) {
+      this.app.renderer.resize(width, ROWS_HEIGHT);
+      this.set({ viewWidth: width });
+    }
+  }
+
+  private invalidate() {
+    if (this.cancelFrame || !this.app || this.teardown.disposed) return;
+    this.cancelFrame = this.teardown.frame(() => {
+      this.cancelFrame = null;
+      this.draw();
+    });
+  }
+
+  private view(): RenderView {
+    const s = this.state;
+    const starts = clipStarts(s.clips);
+    return {
+      width: s.viewWidth,
+      rulerHeight: TIMELINE.rulerHeight,
+      rowHeight: TIMELINE.thumbnailRowHeight,
+      duration: Math.max(this.frozenDuration ?? s.duration, 1e-3),
+      fps: effectiveFrameRate(s.clips[Math.max(0, s.current)]?.frameRate ?? 0),
+      viewStart: 0,
+      pxPerSecond: this.pps,
+      time: s.currentTime,
+      range: s.current >= 0 ? { start: starts[s.current]!, end: starts[s.current + 1]! } : null,
+      activeHandle: s.dragging === 'start' || s.dragging === 'end' ? s.dragging : this.hover,
+    };
+  }
+
+  private draw() {
+    const app = this.app;
+    if (!app || !this.ruler || !this.rangeLayer || !this.playhead) return;
+    const t0 = performance.now();
+    const v = this.view();
+    this.drawBlocks(v);
+    this.ruler.update(v);
+    this.rangeLayer.update(v);
+    this.playhead.update(v);
+    app.render();
+    this.renders++;
+    this.options.onFrame?.(performance.now() - t0);
+  }
+
+  private drawBlocks(v: RenderView) {
+    const s = this.state;
+    const key = `${s.clips.map((c) => `${c.id}:${c.duration}`).join(',')}|${v.width}|${v.pxPerSecond}|${s.dropIndex}`;
+    if (key === this.blocksKey) return;
+    this.blocksKey = key;
+    const g = this.blocks.clear();
+    const top = v.rulerHeight;
+    const h = v.rowHeight;
+    const starts = clipStarts(s.clips);
+    const live = new Set<string>();
+    s.clips.forEach((clip, i) => {
+      const x = starts[i]! * v.pxPerSecond;
+      const w = Math.max(1, clip.duration * v.pxPerSecond - BLOCK_GAP);
+      g.rect(x, top, w, h).fill(i % 2 ? COLORS.placeholder : COLORS.ruler);
+      g.rect(x, top, w, 3).fill(COLORS.tickMajor);
+      live.add(clip.id);
+      this.placePicture(clip, x, top + 4, w, h - 8);
+    });
+    if (s.dropIndex !== null) g.rect(Math.round(starts[s.dropIndex]! * v.pxPerSecond) - 2, top, 4, h).fill(COLORS.accentHover);
+    for (const id of [...this.sprites.keys()]) if (!live.has(id)) this.dropPicture(id);
+  }
+
+  private dropPicture(id: string) {
+    const p = this.sprites.get(id);
+    if (!p) return;
+    this.sprites.delete(id);
+    p.sprite.destroy();
+    p.mask.destroy();
+    p.texture.destroy(true);
+  }
+
+  // One picture per clip (its first frame), scaled to the block's height and cropped to its width.
+  private placePicture(clip: SequenceClip, x: number, y: number, w: number, h: number) {
+    const picture = this.sprites.get(clip.id);
+    if (picture) {
+      const { sprite, mask, texture } = picture;
+      sprite.scale.set(h / Math.max(1, texture.height));
+      sprite.position.set(x, y);
+      sprite.visible = w > 8;
+      mask.clear().rect(x, y, w, h).fill(0xffffff);
+      return;
+    }
+    if (!this.options.thumbnail || this.loading.has(clip.id)) return;
+    this.loading.add(clip.id);
+    const controller = this.teardown.abortController();
+    this.options
+      .thumbnail(clip, controller.signal)
+      .then((picture) => {
+        this.loading.delete(clip.id);
+        if (this.teardown.disposed || !this.state.clips.some((c) => c.id === clip.id)) return;
+        const texture = Texture.from(picture);
+        const sprite = new Sprite(texture);
+        const mask = new Graphics();
+        sprite.mask = mask;
+        this.pictures.addChild(sprite, mask);
+        this.sprites.set(clip.id, { sprite, mask, texture });
+        this.blocksKey = '';
+        this.invalidate();
+      })
+      .catch(() => this.loading.delete(clip.id));
+  }
+
+  /** Frees the canvas, listeners, textures and frames; later calls do nothing. */
+  destroy() {
+    this.listeners.clear();
+    this.teardown.dispose();
+  }
+
+  /** Internals the TestTimeline helper and the benchmark observe. Not for app code. */
+  get debug() {
+    return { canvas: this.app?.canvas ?? null, renders: this.renders, teardownSize: this.teardown.size, sprites: this.sprites.size };
+  }
+}
