@@ -1,4 +1,4 @@
-import { Application, Container, Graphics, Sprite, Texture, Ticker } from 'pixi.js';
+import { Application, Ticker } from 'pixi.js';
 import { ARROW_SEEK_SECONDS, TIMELINE } from '../../contract';
 import { dragEnd, dragStart, effectiveFrameRate, keyCommand, minRangeFrames, nextShuttle, type FrameRange } from '../kernels';
 import { PlayheadLayer } from '../render/PlayheadLayer';
@@ -6,6 +6,7 @@ import { RangeLayer } from '../render/RangeLayer';
 import type { RenderView } from '../render/RenderView';
 import { RulerLayer } from '../render/RulerLayer';
 import { COLORS, HANDLE_SLOP, HANDLE_WIDTH } from '../render/theme';
+import { ClipBlocksLayer } from './ClipBlocksLayer';
 import { Teardown } from '../Teardown';
 import { History, historyKey } from './history';
 import {
@@ -62,7 +63,6 @@ export interface SequenceEngineOptions {
 }
 
 const ROWS_HEIGHT = TIMELINE.rulerHeight + TIMELINE.thumbnailRowHeight;
-const BLOCK_GAP = 2;
 const DRAG_THRESHOLD_PX = 5;
 
 type Drag =
@@ -154,7 +154,7 @@ export class SequenceEngine {
     }
     this.app = app;
     this.teardown.add(() => {
-      for (const id of [...this.sprites.keys()]) this.dropPicture(id);
+      this.blocks?.destroy();
       app.destroy({ removeView: true }, { children: true, context: true });
       this.app = null;
     });
@@ -168,7 +168,12 @@ export class SequenceEngine {
     this.ruler = new RulerLayer();
     this.rangeLayer = new RangeLayer();
     this.playhead = new PlayheadLayer();
-    app.stage.addChild(this.blocks, this.pictures, this.ruler.container, this.rangeLayer.container, this.playhead.graphics);
+    this.blocks = new ClipBlocksLayer(
+      this.options.thumbnail ?? null,
+      () => this.invalidate(),
+      () => this.teardown.abortController().signal,
+    );
+    app.stage.addChild(this.blocks.container, this.ruler.container, this.rangeLayer.container, this.playhead.graphics);
 
     const observer = new ResizeObserver(() => this.resize());
     observer.observe(container);
@@ -506,75 +511,13 @@ export class SequenceEngine {
     if (!app || !this.ruler || !this.rangeLayer || !this.playhead) return;
     const t0 = performance.now();
     const v = this.view();
-    this.drawBlocks(v);
+    this.blocks?.update(v, this.state.clips, this.state.dropIndex);
     this.ruler.update(v);
     this.rangeLayer.update(v);
     this.playhead.update(v);
     app.render();
     this.renders++;
     this.options.onFrame?.(performance.now() - t0);
-  }
-
-  private drawBlocks(v: RenderView) {
-    const s = this.state;
-    const key = `${s.clips.map((c) => `${c.id}:${c.duration}`).join(',')}|${v.width}|${v.pxPerSecond}|${s.dropIndex}`;
-    if (key === this.blocksKey) return;
-    this.blocksKey = key;
-    const g = this.blocks.clear();
-    const top = v.rulerHeight;
-    const h = v.rowHeight;
-    const starts = clipStarts(s.clips);
-    const live = new Set<string>();
-    s.clips.forEach((clip, i) => {
-      const x = starts[i]! * v.pxPerSecond;
-      const w = Math.max(1, clip.duration * v.pxPerSecond - BLOCK_GAP);
-      g.rect(x, top, w, h).fill(i % 2 ? COLORS.placeholder : COLORS.ruler);
-      g.rect(x, top, w, 3).fill(COLORS.tickMajor);
-      live.add(clip.id);
-      this.placePicture(clip, x, top + 4, w, h - 8);
-    });
-    if (s.dropIndex !== null) g.rect(Math.round(starts[s.dropIndex]! * v.pxPerSecond) - 2, top, 4, h).fill(COLORS.accentHover);
-    for (const id of [...this.sprites.keys()]) if (!live.has(id)) this.dropPicture(id);
-  }
-
-  private dropPicture(id: string) {
-    const p = this.sprites.get(id);
-    if (!p) return;
-    this.sprites.delete(id);
-    p.sprite.destroy();
-    p.mask.destroy();
-    p.texture.destroy(true);
-  }
-
-  // One picture per clip (its first frame), scaled to the block's height and cropped to its width.
-  private placePicture(clip: SequenceClip, x: number, y: number, w: number, h: number) {
-    const picture = this.sprites.get(clip.id);
-    if (picture) {
-      const { sprite, mask, texture } = picture;
-      sprite.scale.set(h / Math.max(1, texture.height));
-      sprite.position.set(x, y);
-      sprite.visible = w > 8;
-      mask.clear().rect(x, y, w, h).fill(0xffffff);
-      return;
-    }
-    if (!this.options.thumbnail || this.loading.has(clip.id)) return;
-    this.loading.add(clip.id);
-    const controller = this.teardown.abortController();
-    this.options
-      .thumbnail(clip, controller.signal)
-      .then((picture) => {
-        this.loading.delete(clip.id);
-        if (this.teardown.disposed || !this.state.clips.some((c) => c.id === clip.id)) return;
-        const texture = Texture.from(picture);
-        const sprite = new Sprite(texture);
-        const mask = new Graphics();
-        sprite.mask = mask;
-        this.pictures.addChild(sprite, mask);
-        this.sprites.set(clip.id, { sprite, mask, texture });
-        this.blocksKey = '';
-        this.invalidate();
-      })
-      .catch(() => this.loading.delete(clip.id));
   }
 
   /** Frees the canvas, listeners, textures and frames; later calls do nothing. */
@@ -585,6 +528,11 @@ export class SequenceEngine {
 
   /** Internals the TestTimeline helper and the benchmark observe. Not for app code. */
   get debug() {
-    return { canvas: this.app?.canvas ?? null, renders: this.renders, teardownSize: this.teardown.size, sprites: this.sprites.size };
+    return {
+      canvas: this.app?.canvas ?? null,
+      renders: this.renders,
+      teardownSize: this.teardown.size,
+      pictures: this.blocks?.pictureCount ?? 0,
+    };
   }
 }

@@ -1,0 +1,100 @@
+import { Container, Graphics, Sprite, Texture } from 'pixi.js';
+import type { RenderView } from '../render/RenderView';
+import { COLORS } from '../render/theme';
+import { clipStarts, type SequenceClip } from './sequenceModel';
+
+const BLOCK_GAP = 2;
+
+type PictureOf = (clip: SequenceClip, signal: AbortSignal) => Promise<ImageBitmap | HTMLImageElement>;
+
+/**
+ * The sequence's clips as blocks in the thumbnail row, each with its first-frame picture scaled to
+ * the row and cropped to the block, and the drop marker while a clip is dragged. Geometry is rebuilt
+ * only when the clips, the scale or the drop position changed; pictures are asked for once per clip
+ * id and freed with the clip.
+ */
+export class ClipBlocksLayer {
+  readonly container = new Container();
+  private readonly blocks = new Graphics();
+  private readonly pictures = new Container();
+  private readonly sprites = new Map<string, { sprite: Sprite; mask: Graphics; texture: Texture }>();
+  private readonly loading = new Set<string>();
+  private key = '';
+  private destroyed = false;
+
+  constructor(
+    private readonly pictureOf: PictureOf | null,
+    private readonly onChange: () => void,
+    private readonly signal: () => AbortSignal,
+  ) {
+    this.container.addChild(this.blocks, this.pictures);
+  }
+
+  get pictureCount(): number {
+    return this.sprites.size;
+  }
+
+  update(v: RenderView, clips: readonly SequenceClip[], dropIndex: number | null) {
+    const key = `${clips.map((c) => `${c.id}:${c.duration}`).join(',')}|${v.width}|${v.pxPerSecond}|${dropIndex}`;
+    if (key === this.key) return;
+    this.key = key;
+    const g = this.blocks.clear();
+    const top = v.rulerHeight;
+    const h = v.rowHeight;
+    const starts = clipStarts(clips);
+    const live = new Set<string>();
+    clips.forEach((clip, i) => {
+      const x = starts[i]! * v.pxPerSecond;
+      const w = Math.max(1, clip.duration * v.pxPerSecond - BLOCK_GAP);
+      g.rect(x, top, w, h).fill(i % 2 ? COLORS.placeholder : COLORS.ruler);
+      g.rect(x, top, w, 3).fill(COLORS.tickMajor);
+      live.add(clip.id);
+      this.place(clip, x, top + 4, w, h - 8);
+    });
+    if (dropIndex !== null) g.rect(Math.round(starts[dropIndex]! * v.pxPerSecond) - 2, top, 4, h).fill(COLORS.accentHover);
+    for (const id of [...this.sprites.keys()]) if (!live.has(id)) this.drop(id);
+  }
+
+  private drop(id: string) {
+    const p = this.sprites.get(id);
+    if (!p) return;
+    this.sprites.delete(id);
+    p.sprite.destroy();
+    p.mask.destroy();
+    p.texture.destroy(true);
+  }
+
+  private place(clip: SequenceClip, x: number, y: number, w: number, h: number) {
+    const picture = this.sprites.get(clip.id);
+    if (picture) {
+      const { sprite, mask, texture } = picture;
+      sprite.scale.set(h / Math.max(1, texture.height));
+      sprite.position.set(x, y);
+      sprite.visible = w > 8;
+      mask.clear().rect(x, y, w, h).fill(0xffffff);
+      return;
+    }
+    if (!this.pictureOf || this.loading.has(clip.id)) return;
+    this.loading.add(clip.id);
+    this.pictureOf(clip, this.signal())
+      .then((image) => {
+        this.loading.delete(clip.id);
+        if (this.destroyed) return;
+        const texture = Texture.from(image);
+        const sprite = new Sprite(texture);
+        const mask = new Graphics();
+        sprite.mask = mask;
+        this.pictures.addChild(sprite, mask);
+        this.sprites.set(clip.id, { sprite, mask, texture });
+        this.key = '';
+        this.onChange();
+      })
+      .catch(() => this.loading.delete(clip.id));
+  }
+
+  /** Frees every picture's sprite, mask and texture. */
+  destroy() {
+    this.destroyed = true;
+    for (const id of [...this.sprites.keys()]) this.drop(id);
+  }
+}
