@@ -87,13 +87,9 @@ export class SequenceEngine {
   private ruler: RulerLayer | null = null;
   private rangeLayer: RangeLayer | null = null;
   private playhead: PlayheadLayer | null = null;
-  private readonly blocks = new Graphics();
-  private readonly pictures = new Container();
-  private readonly sprites = new Map<string, { sprite: Sprite; mask: Graphics; texture: Texture }>();
+  private blocks: ClipBlocksLayer | null = null;
   /** While a handle is dragged the scale stays as it was at the press, so the handle follows the pointer. */
   private frozenDuration: number | null = null;
-  private readonly loading = new Set<string>();
-  private blocksKey = '';
   private cancelFrame: (() => void) | null = null;
   private drag: Drag | null = null;
   private hover: 'start' | 'end' | null = null;
