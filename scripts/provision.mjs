@@ -9,6 +9,7 @@ export const SERVER_PACKAGES = [
   ['ffprobe', 'ffmpeg', 'reading media metadata'],
   ['pocketsphinx_continuous', 'pocketsphinx', 'speech to text'],
   ['/usr/share/pocketsphinx/model/en-us', 'pocketsphinx-en-us', 'the English speech model'],
+  ['yt-dlp', 'yt-dlp', 'importing videos from links'],
 ];
 
 /** What the tests add: the browser, a real PostgreSQL, speech synthesis, photos and fonts for generated media. */

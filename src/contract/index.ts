@@ -12,4 +12,5 @@ export * from './timeline';
 export * from './capabilities';
 export * from './rendering';
 export * from './downloads';
+export * from './external';
 export * from './merge';

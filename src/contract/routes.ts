@@ -45,6 +45,12 @@ export const API = {
   mediaOriginal: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/file/original`,
   uploadStart: (libraryId: string, folderId: string) => `/library/${libraryId}/folder/${folderId}/media/upload`,
   uploadFinish: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/upload/finish`,
+  /** Link import (spec 7): body ExternalUrlBody / ExternalBulkBody, answer ExternalAddAnswer. */
+  externalAdd: (libraryId: string, folderId: string) => `/library/${libraryId}/folder/${folderId}/media/external`,
+  externalBulk: (libraryId: string, folderId: string) => `/library/${libraryId}/folder/${folderId}/media/external/bulk`,
+  /** Link info of a link (spec 7): body ExternalUrlBody, answer LinkInfo. */
+  externalPeek: '/library/media/external/peek',
+  externalUnwind: '/library/media/external/unwind',
   /** Not named by the spec ("delete errored media"). */
   mediaDeleteErrored: (libraryId: string) => `/library/${libraryId}/media/delete/errored`,
   /** Not named by the spec ("retry all failed"). */

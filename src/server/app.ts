@@ -23,6 +23,8 @@ import type { BillingService } from './services/billing.service';
 import { libraryRoutes } from './http/library.routes';
 import { renderRoutes } from './http/render.routes';
 import type { RenderService } from './services/render.service';
+import { externalRoutes } from './http/external.routes';
+import type { ExternalService } from './services/external.service';
 import type { AccountService } from './services/account.service';
 import type { LibraryService } from './services/library.service';
 import type { UploadService } from './services/upload.service';
@@ -40,6 +42,7 @@ export interface Services {
   index: IndexRepository;
   search: SearchService;
   renders: RenderService;
+  external: ExternalService;
   /** What the indexer can compute here, for `GET /health`. */
   health: () => Omit<HealthInfo, 'ok'>;
 }
@@ -73,6 +76,7 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
   blobRoutes(app, services.blobs, services.uploads, services.libraries, services.tokens);
   searchRoutes(app, services.accounts, services.search);
   renderRoutes(app, services.accounts, services.renders);
+  externalRoutes(app, services.accounts, services.external);
   previewRoutes(app, services.accounts, services.libraries, services.index, services.blobs, services.tokens);
   billingRoutes(app, services.accounts, services.billing, services.provider, services.billingRepo, services.users, () => config.appUrl);
   adminRoutes(app, services.accounts, adminKey, () => config.appUrl);

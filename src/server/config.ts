@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RENDER_QUEUE_CONCURRENCY, RENDER_WAIT_MS } from '../contract/rendering';
@@ -41,6 +42,13 @@ export interface Config {
   renderWorkers: number;
   /** How long a render POST waits for its output before answering 202 (then the client polls). */
   renderWaitMs: number;
+  /** yt-dlp, which reads and downloads links (YTDLP_PATH, else /usr/bin/yt-dlp from Debian's package, else PATH). */
+  ytDlpPath: string;
+  /**
+   * Tests only (LINK_IMPORT_TEST_LOOPBACK): loopback `host:port` pairs link import may reach, with
+   * certificate checks off for them (the tests' pages use a throwaway certificate). Empty in use.
+   */
+  linkImportTestLoopback: string[];
 }
 
 export class ConfigError extends Error {
@@ -102,7 +110,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return n;
   };
   const stripeSecretKey = optional(env, 'STRIPE_SECRET_KEY');
+  const testLoopback = (env.LINK_IMPORT_TEST_LOOPBACK ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  for (const h of testLoopback)
+    if (!/^(127\.0\.0\.1|\[::1\]|localhost):\d{1,5}$/.test(h))
+      throw new ConfigError('LINK_IMPORT_TEST_LOOPBACK', `must list loopback host:port pairs such as 127.0.0.1:8443 (got '${h}')`);
   return {
+    ytDlpPath: env.YTDLP_PATH || (fs.existsSync('/usr/bin/yt-dlp') ? '/usr/bin/yt-dlp' : 'yt-dlp'),
+    linkImportTestLoopback: testLoopback,
     stripeSecretKey,
     stripeWebhookSecret: optional(env, 'STRIPE_WEBHOOK_SECRET'),
     billingProductsFile: optional(env, 'BILLING_PRODUCTS_FILE'),

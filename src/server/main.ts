@@ -51,6 +51,10 @@ import { renderCompilation, renderGif, RenderToolError } from './adapters/media/
 import { RenderRepository } from './repositories/render.repository';
 import { RENDER_JOB, RenderService } from './services/render.service';
 import { renderExpiryJob, renderJob } from './jobs/render.job';
+import { startEgressProxy } from './adapters/security/egressProxy';
+import { ytDlp } from './adapters/media/ytdlp';
+import { ExternalService } from './services/external.service';
+import { EXTERNAL_MAX_BYTES, EXTERNAL_MAX_SECONDS } from '../contract';
 
 export interface RunningServer {
   url: string;
@@ -65,6 +69,7 @@ export interface RunningServer {
   billing: BillingService;
   ledger: LedgerService;
   renders: RenderService;
+  external: ExternalService;
   /** What the indexer can compute here (as `GET /health` answers). */
   health(): Omit<HealthInfo, 'ok'>;
   close(): Promise<void>;
@@ -157,6 +162,36 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       media: mediaRepo,
       models,
     });
+    // Link import: yt-dlp reaches the network only through this proxy, which refuses private addresses.
+    const allowLoopback = new Set(config.linkImportTestLoopback);
+    const egress = await startEgressProxy({ allow: allowLoopback });
+    cleanup.push(() => egress.close());
+    const external = new ExternalService({
+      library: libraries,
+      media: mediaRepo,
+      blobs,
+      queue,
+      quota,
+      reader: ytDlp({
+        bin: config.ytDlpPath,
+        proxy: egress.url,
+        insecureTls: allowLoopback.size > 0,
+        maxBytes: EXTERNAL_MAX_BYTES,
+        maxSeconds: EXTERNAL_MAX_SECONDS,
+        peekTimeoutMs: 60_000,
+        downloadTimeoutMs: 30 * 60_000,
+      }),
+      balance: (userId) => ledger.balance(userId),
+      allowLoopback,
+      workDir: path.join(config.dataDir, 'work', 'links'),
+      durationOf: async (file) => {
+        try {
+          return (await probeQuick(file)).duration;
+        } catch {
+          return null;
+        }
+      },
+    });
     const ingest = new IngestService({
       media: mediaRepo,
       index: indexRepo,
@@ -167,6 +202,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
         charge: async (userId, amount, key, reason) => void (await ledger.charge(userId, { amount, key, reason })),
       },
       workDir: path.join(config.dataDir, 'work'),
+      download: (media, work, onProgress) => external.download(media, work, onProgress),
     });
     const uploads = new UploadService({
       library: libraries,
@@ -219,7 +255,22 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const app = await buildHttpApp(
       config,
       log,
-      { accounts, libraries, uploads, blobs, tokens, billing, provider, billingRepo, users, index: indexRepo, search, renders, health },
+      {
+        accounts,
+        libraries,
+        uploads,
+        blobs,
+        tokens,
+        billing,
+        provider,
+        billingRepo,
+        users,
+        index: indexRepo,
+        search,
+        renders,
+        external,
+        health,
+      },
       adminKey,
     );
     cleanup.push(() => app.close());
@@ -263,7 +314,23 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       });
       cleanup.push(() => fs.rmSync(adminKeyFile(config.dataDir), { force: true }));
     }
-    return { url, config, app, database, boss, accounts, libraries, uploads, blobs, billing, ledger, renders, health, close: closeAll };
+    return {
+      url,
+      config,
+      app,
+      database,
+      boss,
+      accounts,
+      libraries,
+      uploads,
+      blobs,
+      billing,
+      ledger,
+      renders,
+      external,
+      health,
+      close: closeAll,
+    };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw err;

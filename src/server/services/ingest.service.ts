@@ -12,11 +12,12 @@ import { InsufficientCreditsError } from './ledger.service';
 import type { IndexModels, IngestBilling } from './ports';
 
 /** The ingest stages, in order; each is idempotent and recorded when done, so a retry resumes. */
-export const STAGES = ['probe', 'preview', 'thumbnails', 'keyframes', 'visual', 'speech', 'descriptions', 'complete'] as const;
+export const STAGES = ['download', 'probe', 'preview', 'thumbnails', 'keyframes', 'visual', 'speech', 'descriptions', 'complete'] as const;
 export type Stage = (typeof STAGES)[number];
 
 /** Relative cost of each stage, for one progress figure (0..1) across them. */
 const WEIGHT: Record<Stage, number> = {
+  download: 10,
   probe: 1,
   preview: 10,
   thumbnails: 4,
@@ -50,6 +51,8 @@ export interface IngestDeps {
   models: IndexModels;
   billing: IngestBilling;
   workDir: string;
+  /** Fetches a media imported from a link and stores it as its original (the `download` stage). */
+  download?: (media: MediaRow, work: string, onProgress: (f: number) => void) => Promise<MediaRow>;
 }
 
 const hlsKey = (id: string, file: string) => `derived/${id}/hls/${file}`;
@@ -90,6 +93,9 @@ export class IngestService {
     const timings: Record<string, number> = { ...(state.timings ?? {}) };
     // Progress: each stage's share of the work times how far it got (done stages count whole).
     const fraction: Partial<Record<Stage, number>> = Object.fromEntries(state.done.map((s) => [s, 1]));
+    // Only media imported from a link are downloaded first; for the others that share counts as done.
+    const external = media.origin.source === 'external';
+    if (!external) fraction.download = 1;
     let lastWrite = 0;
     const progress = async (stage: Stage, f: number, force = false) => {
       fraction[stage] = f;
@@ -124,6 +130,7 @@ export class IngestService {
       return m;
     };
     try {
+      if (external) media = await runStage('download', media);
       media = await runStage('probe', media);
       // What is said needs only the probe: it runs beside the picture stages, one lane per core.
       const lanes = await Promise.allSettled([lane(['preview', 'thumbnails', 'keyframes', 'visual'], media), lane(['speech'], media)]);
@@ -141,6 +148,11 @@ export class IngestService {
           status: 'errored',
           error_message: `Not enough credits to index this media: it needs ${err.cost} credits. Top up or upgrade your plan, then retry.`,
         });
+        return;
+      }
+      if (err instanceof StageError && err.stage === 'download') {
+        // Nothing was indexed, so nothing is charged: the media is failed with the reason.
+        await this.d.media.transition(mediaId, ['processing'], { status: 'failed', error_message: err.message.slice(0, 500), progress: 0 });
         return;
       }
       const stage = err instanceof StageError ? err.stage : 'unknown';
@@ -189,13 +201,21 @@ export class IngestService {
     return true;
   }
 
+  private downloadStage(media: MediaRow, work: string, onProgress: (f: number) => void) {
+    if (!this.d.download) throw new Error('link import is not configured');
+    return this.d.download(media, work, onProgress);
+  }
+
   private probeOf(media: MediaRow): ProbeResult {
     return media.probe as unknown as ProbeResult;
   }
 
   private async stage(stage: Stage, media: MediaRow, work: string, onProgress: (f: number) => void): Promise<MediaRow | void> {
-    const input = await this.d.blobs.toolInput(media.blob_key);
+    // Before the download there is no original to read yet.
+    const input = stage === 'download' ? '' : await this.d.blobs.toolInput(media.blob_key);
     switch (stage) {
+      case 'download':
+        return this.downloadStage(media, work, onProgress);
       case 'probe': {
         const p = await probe(input);
         // Check credits before any heavy work; the charge itself happens once, at the end.

@@ -277,7 +277,8 @@ export class LibraryService {
 
   private async retryRow(m: MediaRow): Promise<RetryAnswer> {
     if (!['errored', 'failed'].includes(m.status)) return { media: toMedia(m), error: MSG_LIB.notRetryable };
-    if (!(await this.d.blobs.exists(m.blob_key)))
+    // A media imported from a link is downloaded again by its retry; an upload needs its file.
+    if (m.origin.source !== 'external' && !(await this.d.blobs.exists(m.blob_key)))
       return { media: toMedia(m), error: 'The uploaded file is missing: please upload it again.' };
     const row = await this.d.media.transition(m.id, ['errored', 'failed'], { status: 'queued', error_message: null });
     if (!row) return { media: toMedia(m), error: MSG_LIB.notRetryable };
