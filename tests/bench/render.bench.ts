@@ -1,6 +1,7 @@
-// Server rendering on this machine: a compilation of 5 moments totalling 60 s at 720p, read from a
-// 1080p original and from its 720p HLS rendition (what the render job reads when there is one),
-// and a 5 s GIF. Targets: the compilation >= 10x real time, the GIF <= 3 s. Runs the same ffmpeg
+// Server rendering on this machine: a compilation of 5 moments totalling 60 s at 720p from a 1080p
+// upload and from a 720p upload, as the render job reads them (their HLS rendition: scaled to 720p
+// for the 1080p upload, the original's own stream copied for the 720p one), the 1080p original read
+// directly for reference, and a 5 s GIF. Targets: the compilation >= 10x real time, the GIF <= 3 s. Runs the same ffmpeg
 // adapter the `media.render` job calls.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +23,18 @@ execFileSync('ffmpeg', [
 const hlsDir = path.join(dir, 'hls');
 await makeHls(source, hlsDir, { duration: SOURCE_SECONDS, height: 1080, videoCodec: 'h264', audioCodec: 'aac' });
 const rendition = path.join(hlsDir, 'playlist.m3u8');
+// A 720p H.264 upload: its rendition is the original's stream, copied (makeHls).
+const source720 = path.join(dir, 'source720.mp4');
+execFileSync('ffmpeg', [
+  ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=30:duration=${SOURCE_SECONDS}`],
+  ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${SOURCE_SECONDS}`],
+  ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-g', '60', '-pix_fmt', 'yuv420p'],
+  ...['-c:a', 'aac', '-ac', '2', '-shortest', source720],
+]);
+const hls720 = path.join(dir, 'hls720');
+const copied = await makeHls(source720, hls720, { duration: SOURCE_SECONDS, height: 720, videoCodec: 'h264', audioCodec: 'aac' });
+if (!copied.copied) throw new Error('expected the 720p upload to be copied into its rendition');
+const rendition720 = path.join(hls720, 'playlist.m3u8');
 
 const moments = [0, 14, 28, 42, 56].map((s) => ({ start: s + 0.37, end: s + 12.37 }));
 const clipsOf = (input: string, height: number): RenderClip[] =>
@@ -68,14 +81,18 @@ const realTime = (ms: number) => (60 / (ms / 1000) >= 10 ? 'ok (>= 10x)' : 'MISS
 
 for (const watermark of [true, false]) {
   const mark = watermark ? 'watermark' : 'no mark';
-  await time(`compilation 5x12 s, 720p rendition, ultrafast, ${mark}`, 60, realTime, () =>
+  await time(`compilation 5x12 s, 1080p upload (its 720p rendition), ${mark}`, 60, realTime, () =>
     renderCompilation(clipsOf(rendition, 720), path.join(dir, 'a.mp4'), { height: 720, watermark }),
   );
+  await time(`compilation 5x12 s, 720p upload (rendition = original), ${mark}`, 60, realTime, () =>
+    renderCompilation(clipsOf(rendition720, 720), path.join(dir, 'e.mp4'), { height: 720, watermark }),
+  );
 }
-await time('compilation 5x12 s, 1080p original, ultrafast, watermark', 60, realTime, () =>
+const reference = () => 'reference (not what the job reads)';
+await time('reference: compilation 5x12 s, 1080p original read directly, watermark', 60, reference, () =>
   renderCompilation(clipsOf(source, 1080), path.join(dir, 'b.mp4'), { height: 720, watermark: true }),
 );
-await time('compilation 5x12 s, 720p rendition, veryfast, watermark', 60, realTime, () =>
+await time('reference: compilation 5x12 s, 1080p upload, x264 veryfast, watermark', 60, reference, () =>
   renderCompilation(clipsOf(rendition, 720), path.join(dir, 'c.mp4'), { height: 720, watermark: true, preset: 'veryfast' }),
 );
 await time(

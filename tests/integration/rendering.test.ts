@@ -18,6 +18,7 @@ import { RenderRepository } from '../../src/server/repositories/render.repositor
 import { COUNTER_FPS, makeCounterVideo } from '../fixtures/counterVideo';
 import { makeSolidImage } from '../fixtures/makeMedia';
 import { startTestServer } from './support/harness';
+import { startS3 } from './support/s3';
 import { defaultLibrary, startUpload, uploadFile, verifiedUser, waitForStatus } from './support/upload';
 
 let t: Awaited<ReturnType<typeof startTestServer>>;
@@ -406,4 +407,41 @@ describe('expiry', () => {
     expect((await t.api('GET', API.renderStatus(id), { token: owner.token })).status).toBe(404);
     expect((await fetch(final.body.data!.url!)).status).toBe(404);
   }, 60_000);
+});
+
+describe('on the S3 blob store', () => {
+  it("renders from the media's rendition through signed segment URLs, frame-accurately, and serves the output signed", async () => {
+    const s3 = await startS3();
+    const t2 = await startTestServer({ ...s3.env, RENDER_WAIT_MS: '0' });
+    try {
+      const user = await verifiedUser(t2, 's3render');
+      const library = await defaultLibrary(t2, user.token);
+      const file = path.join(dir, 's3-counter.mp4');
+      makeCounterVideo(file);
+      const fin = await uploadFile(t2, user.token, library._id, library.rootFolderId, 'counter.mp4', fs.readFileSync(file));
+      expect(fin.status).toBe(200);
+      const media = await waitForStatus(t2, user.token, library._id, fin.body.data!._id, ['completed', 'errored', 'invalid'], 240_000);
+      expect(media.status).toBe('completed');
+      // Without its original, only the rendition can be read: the render must not need it.
+      const original = `media/${user.userId}/${media._id}/original.mp4`;
+      expect(await t2.server.blobs.exists(original)).toBe(true);
+      await t2.server.blobs.delete(original);
+      const clips = [
+        { libraryId: library._id, mediaId: media._id, start: 3, end: 3.8 },
+        { libraryId: library._id, mediaId: media._id, start: 1, end: 1.4 },
+      ];
+      let answer = await t2.api<RenderAnswer>('POST', API.renderCompilation, { token: user.token, body: { clips } });
+      for (let i = 0; !answer.body.data?.url && answer.status < 300 && i < 600; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        answer = await t2.api<RenderAnswer>('GET', API.renderStatus(answer.body.data!.renderId), { token: user.token });
+      }
+      expect(answer.body.data?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/clipseek\/renders\//);
+      const out = await download(answer.body.data!.url!, 'mp4');
+      const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
+      expect(counters(out.file)).toEqual([...range(75, 95), ...range(25, 35)]);
+    } finally {
+      await t2.close();
+      await s3.close();
+    }
+  }, 300_000);
 });

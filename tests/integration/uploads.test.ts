@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, MSG_LIB, UNSUPPORTED_FILE_TYPE, UPLOAD_CHUNK_SIZE, type Media, type PreviewTokenAnswer } from '../../src/contract';
 import { LocalBlobStore } from '../../src/server/adapters/blobs/localBlobStore';
@@ -20,34 +19,9 @@ import {
   verifiedUser,
   waitForStatus,
 } from './support/upload';
+import { startS3 } from './support/s3';
 
 const sha = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
-
-async function startS3() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-  const s3 = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    silent: true,
-    directory: dir,
-    configureBuckets: [{ name: 'clipseek', configs: [] }],
-  });
-  const addr = (await s3.run()) as { port: number };
-  return {
-    env: {
-      BLOB_STORE: 's3',
-      S3_ENDPOINT: `http://127.0.0.1:${addr.port}`,
-      S3_BUCKET: 'clipseek',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-      S3_FORCE_PATH_STYLE: 'true',
-    },
-    close: async () => {
-      await s3.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 describe.each(['local', 's3'] as const)('upload protocol on the %s blob store', (store) => {
   let t: Awaited<ReturnType<typeof startTestServer>>;

@@ -19,7 +19,7 @@ import {
   type RenderAnswer,
   type SrtQuery,
 } from '../../contract';
-import type { BlobStore } from '../adapters/blobs/blobStore';
+import { readAll, type BlobStore } from '../adapters/blobs/blobStore';
 import type { UserRow } from '../repositories/user.repository';
 import { AppError, badRequest, notFound } from '../errors';
 import type { MediaRow } from '../repositories/media.repository';
@@ -81,6 +81,13 @@ export interface RenderDeps {
   /** How long a POST waits for its render (tests shorten it). */
   waitMs?: number;
   now?: () => Date;
+}
+
+/** An HLS playlist with each segment line (relative, as our packager writes them) replaced by `sign(segment)`. */
+export async function signedPlaylist(text: string, sign: (segment: string) => Promise<string>) {
+  const lines = text.split(/\r?\n/);
+  const out = await Promise.all(lines.map((l) => (l && !l.startsWith('#') && !/^[a-z]+:/i.test(l) ? sign(l.trim()) : l)));
+  return out.join('\n');
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -208,18 +215,13 @@ export class RenderService {
     return this.answer(row);
   }
 
-  private async source(c: RenderSpec['clips'][number]): Promise<RenderSource> {
+  private async source(c: RenderSpec['clips'][number], renderId: string): Promise<RenderSource> {
     const m = await this.d.media.byId(c.mediaId);
     if (!m) throw notFound('The media of this render was deleted.');
     const probe = (m.probe ?? {}) as { audioCodec?: string | null; frameRate?: number | null };
-    // The 720p HLS rendition is cheaper to decode than a 1080p+ original (ARCHITECTURE.md). Its
-    // playlist names segments relatively, which only a filesystem path resolves.
-    const input =
-      m.has_preview && this.d.blobs.kind === 'local'
-        ? await this.d.blobs.toolInput(`derived/${m.id}/hls/playlist.m3u8`)
-        : await this.d.blobs.toolInput(m.blob_key);
     return {
-      input,
+      // The 720p HLS rendition is cheaper to decode than a 1080p+ original (ARCHITECTURE.md).
+      input: m.has_preview ? await this.renditionInput(m.id, renderId) : await this.d.blobs.toolInput(m.blob_key),
       start: c.start,
       end: c.end,
       width: m.width,
@@ -227,6 +229,22 @@ export class RenderService {
       frameRate: probe.frameRate ?? null,
       hasAudio: !!probe.audioCodec,
     };
+  }
+
+  /**
+   * A playlist ffmpeg can read: the local store's own file (its segments resolve beside it), or for
+   * the S3 store a copy in the work folder whose segments are signed URLs.
+   */
+  private async renditionInput(mediaId: string, renderId: string) {
+    const key = `derived/${mediaId}/hls/playlist.m3u8`;
+    if (this.d.blobs.kind === 'local') return this.d.blobs.toolInput(key);
+    const text = (await readAll(await this.d.blobs.read(key))).toString('utf8');
+    const signed = await signedPlaylist(text, (segment) =>
+      this.d.blobs.downloadUrl(`derived/${mediaId}/hls/${segment}`, { expiresInSeconds: RENDER_URL_TTL_SECONDS }),
+    );
+    const file = path.join(this.d.workDir, `render-${renderId}-${mediaId}.m3u8`);
+    fs.writeFileSync(file, signed);
+    return file;
   }
 
   /**
@@ -252,7 +270,7 @@ export class RenderService {
     try {
       await this.d.renders.update(renderId, { status: 'rendering', progress: 0 });
       const spec = row.spec;
-      const sources = await Promise.all(spec.clips.map((c) => this.source(c)));
+      const sources = await Promise.all(spec.clips.map((c) => this.source(c, renderId)));
       let last = 0;
       let writing = Promise.resolve();
       const onProgress = (f: number) => {
@@ -281,6 +299,7 @@ export class RenderService {
     } finally {
       await this.d.renders.releaseSlot(renderId);
       fs.rmSync(out, { force: true });
+      for (const c of row.spec.clips) fs.rmSync(path.join(this.d.workDir, `render-${renderId}-${c.mediaId}.m3u8`), { force: true });
     }
   }
 

@@ -13,8 +13,9 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { BlobStore, MultipartRef, StoredPart } from './blobStore';
+import { readAll, type BlobStore, type MultipartRef, type StoredPart } from './blobStore';
 
 export interface S3Options {
   endpoint?: string;
@@ -35,6 +36,11 @@ export class S3BlobStore implements BlobStore {
       endpoint: o.endpoint,
       forcePathStyle: o.forcePathStyle,
       credentials: o.accessKeyId && o.secretAccessKey ? { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey } : undefined,
+      // The SDK's default checksums send a stream as an aws-chunked body with a trailing checksum,
+      // which S3-compatible servers (MinIO before 2023, s3rver, several clouds) store framing and
+      // all; checksums are sent only where an operation requires them.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
   }
 
@@ -115,8 +121,16 @@ export class S3BlobStore implements BlobStore {
     return this.downloadUrl(key, { expiresInSeconds: 3600 });
   }
 
+  /**
+   * A PutObject needs the body's length up front (without it the SDK sends an aws-chunked body that
+   * S3-compatible servers store framing and all): a file stream is measured, any other stream read.
+   */
   async put(key: string, body: Buffer | Readable, contentType?: string) {
-    await this.s3.send(new PutObjectCommand({ Bucket: this.o.bucket, Key: key, Body: body, ContentType: contentType }));
+    const sized =
+      body instanceof fs.ReadStream && typeof body.path === 'string'
+        ? { Body: body, ContentLength: (await fs.promises.stat(body.path)).size }
+        : { Body: Buffer.isBuffer(body) ? body : await readAll(body) };
+    await this.s3.send(new PutObjectCommand({ Bucket: this.o.bucket, Key: key, ContentType: contentType, ...sized }));
   }
 
   async exists(key: string) {
