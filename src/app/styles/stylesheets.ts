@@ -8,6 +8,7 @@ import '../screens/auth/auth.css';
 import '../screens/upload/upload.css';
 import '../screens/libraries/libraries.css';
 import '../screens/moment/moment.css';
+import '../screens/merge/merge.css';
 import '../timeline/timeline.css';
 import '../screens/library/library.css';
 import '../screens/search/search.css';

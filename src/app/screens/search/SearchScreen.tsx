@@ -28,6 +28,7 @@ import { formatTimecode } from './momentFormat';
 import { ResultsGrid } from './ResultsGrid';
 import { SearchBar } from './SearchBar';
 import { hasSearchTerms, parseSearchQuery, serializeSearchQuery, type SearchQuery } from './searchQuery';
+import { MergeButton } from '../merge/MergeButton';
 import { SelectionDownload } from './SelectionDownload';
 import { useMediaLookup } from './useMediaLookup';
 import { useMomentSearch } from './useMomentSearch';
@@ -292,6 +293,7 @@ export default function SearchScreen() {
             Deselect all
           </Button>
           <SelectionDownload moments={selected as Moment[]} medias={{ ...known, ...outcome.medias }} libraries={list ?? []} />
+          <MergeButton moments={selected as Moment[]} medias={{ ...known, ...outcome.medias }} libraries={list ?? []} />
           <IconButton label="Close selection" onClick={clearMomentSelection}>
             <IconClose size={18} />
           </IconButton>

@@ -1,0 +1,47 @@
+// The merge dialog's download (libraries spec sections 7-9): the server's compilation render of the
+// editor's clips in their order and ranges, MP4 only, with the watermark choice of every download.
+import { MSG_DOWNLOAD, MSG_MERGE, MSG_RENDER, RENDER_DEFAULT_HEIGHT, momentFilename, type CompilationClip } from '../../contract';
+import { isApiError } from '../api/ApiError';
+import { renderingApi } from '../api/instance';
+import { refreshCredits } from './credits';
+import { downloadCost, downloadOptions, saveAs } from './downloads';
+import { awaitRender, withRetry } from './renderPolling';
+import { showProgressToast, showToast } from './toasts';
+
+/** Renders `clips` as one MP4 (retried, polled) and saves it as `{library}_compilation.mp4`. Resolves true when saved. */
+export async function downloadCompilation(clips: CompilationClip[], libraryName: string): Promise<boolean> {
+  const removeWatermark = downloadOptions.removeWatermark;
+  const seconds = clips.reduce((s, c) => s + (c.end - c.start), 0);
+  const { cost, balance, enough } = downloadCost(seconds, 'mp4', removeWatermark);
+  const insufficient = () =>
+    showToast(MSG_RENDER.insufficientCredits(cost, balance), {
+      title: MSG_RENDER.insufficientCreditsTitle,
+      tone: 'error',
+      durationMs: MSG_DOWNLOAD.toastMs,
+    });
+  if (!enough) {
+    insufficient();
+    return false;
+  }
+  const filename = momentFilename(libraryName, 'compilation', 'mp4');
+  const toast = showProgressToast(MSG_DOWNLOAD.progressText, { title: MSG_DOWNLOAD.progressTitle('mp4') });
+  try {
+    const url = await withRetry(() =>
+      awaitRender(
+        () => renderingApi.compilation({ clips, height: RENDER_DEFAULT_HEIGHT, filename, watermark: !removeWatermark }),
+        (id) => renderingApi.status(id),
+        (p) => toast.update(p),
+      ),
+    );
+    toast.done();
+    saveAs(url, filename);
+    return true;
+  } catch (e) {
+    toast.done();
+    if (isApiError(e) && e.code === 'payment_required') insufficient();
+    else showToast(MSG_MERGE.compilationFailed, { title: MSG_DOWNLOAD.errorTitle, tone: 'error', durationMs: MSG_DOWNLOAD.toastMs });
+    return false;
+  } finally {
+    void refreshCredits({ quiet: true });
+  }
+}

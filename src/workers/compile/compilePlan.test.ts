@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { encodedSeconds, parseMediaPlaylist, planClip } from './compilePlan';
+
+const playlist = `#EXTM3U
+#EXT-X-VERSION:3
+#EXT-X-TARGETDURATION:2
+#EXTINF:2.000000,
+/library/L/media/M/preview/seg_00000.ts?token=t
+#EXTINF:2.000000,
+/library/L/media/M/preview/seg_00001.ts?token=t
+#EXTINF:2.000000,
+/library/L/media/M/preview/seg_00002.ts?token=t
+#EXTINF:1.500000,
+/library/L/media/M/preview/seg_00003.ts?token=t
+#EXT-X-ENDLIST
+`;
+const segments = parseMediaPlaylist(playlist, 'http://app.test/library/L/media/M/preview?token=t');
+
+describe('local preview plan', () => {
+  it('reads segment URLs and start times from the playlist', () => {
+    expect(segments.map((s) => s.start)).toEqual([0, 2, 4, 6]);
+    expect(segments[1]!.url).toBe('http://app.test/library/L/media/M/preview/seg_00001.ts?token=t');
+  });
+
+  it('re-encodes only the partial head and tail segments and copies the whole ones', () => {
+    const parts = planClip(segments, 1.2, 6.4);
+    expect(parts.map((p) => p.kind)).toEqual(['encode', 'copy', 'copy', 'encode']);
+    expect(parts[0]).toMatchObject({ from: expect.closeTo(1.2, 6), to: 2 });
+    expect(parts[3]).toMatchObject({ from: 0, to: expect.closeTo(0.4, 6) });
+    expect(encodedSeconds(parts)).toBeCloseTo(1.2, 6);
+  });
+
+  it('copies a clip on segment boundaries whole, and cuts a clip inside one segment once', () => {
+    expect(planClip(segments, 2, 6).map((p) => p.kind)).toEqual(['copy', 'copy']);
+    expect(planClip(segments, 4.2, 5.1)).toEqual([
+      { kind: 'encode', segment: segments[2], from: expect.closeTo(0.2, 6), to: expect.closeTo(1.1, 6) },
+    ]);
+  });
+});

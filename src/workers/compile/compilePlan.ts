@@ -1,0 +1,57 @@
+/**
+ * How the local compilation preview is cut (pure, shared by the worker and its tests). The preview
+ * rendition is HLS: MPEG-TS segments of ~2 s, each starting on a keyframe. A clip is taken as
+ *   head  — from its start to the end of its first segment, re-encoded (frame-exact start),
+ *   body  — the whole segments in between, stream-copied (no decode, no encode),
+ *   tail  — from the start of its last segment to its end, re-encoded (frame-exact end),
+ * so at most ~4 s of each clip is decoded and encoded whatever its length. A part that happens to
+ * cover a whole segment is copied too.
+ */
+
+export interface HlsSegment {
+  url: string;
+  /** Seconds from the start of the media. */
+  start: number;
+  duration: number;
+}
+
+/** The segments of a media playlist, with absolute URLs and start times summed from #EXTINF. */
+export function parseMediaPlaylist(text: string, playlistUrl: string): HlsSegment[] {
+  const segments: HlsSegment[] = [];
+  let t = 0;
+  let pending: number | null = null;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (line.startsWith('#EXTINF:')) pending = Number.parseFloat(line.slice(8));
+    else if (!line.startsWith('#') && pending !== null) {
+      segments.push({ url: new URL(line, playlistUrl).href, start: t, duration: pending });
+      t += pending;
+      pending = null;
+    }
+  }
+  return segments;
+}
+
+/** One piece of a clip: copy a segment whole, or re-encode [from, to) seconds of one segment (times within it). */
+export type ClipPart = { kind: 'copy'; segment: HlsSegment } | { kind: 'encode'; segment: HlsSegment; from: number; to: number };
+
+/** Slack for the float sums of #EXTINF (well under a frame). */
+const EPS = 1e-3;
+
+/** The parts of media range [start, end) in order (see the module comment). */
+export function planClip(segments: readonly HlsSegment[], start: number, end: number): ClipPart[] {
+  const parts: ClipPart[] = [];
+  for (const seg of segments) {
+    const segEnd = seg.start + seg.duration;
+    if (segEnd <= start + EPS || seg.start >= end - EPS) continue;
+    const from = Math.max(0, start - seg.start);
+    const to = Math.min(seg.duration, end - seg.start);
+    if (from <= EPS && to >= seg.duration - EPS) parts.push({ kind: 'copy', segment: seg });
+    else parts.push({ kind: 'encode', segment: seg, from, to });
+  }
+  return parts;
+}
+
+/** Seconds of a plan that are decoded and re-encoded (the cost that matters on one wasm thread). */
+export const encodedSeconds = (parts: readonly ClipPart[]) => parts.reduce((s, p) => s + (p.kind === 'encode' ? p.to - p.from : 0), 0);
