@@ -189,6 +189,13 @@ describe('import', () => {
       expect(done.status, done.error?.message).toBe('completed');
       expect(done.origin).toEqual({ source: 'external', type: 'playlist', url: m.origin.url });
     }
+    // Indexed like an upload: the dog video is found by what is seen in it.
+    const found = await t.api<{ results: Array<{ mediaId: string }> }>('POST', `${API.searchVisual(lib._id)}?limit=20`, {
+      token: owner.token,
+      body: { text: 'dog' },
+    });
+    expect(found.status).toBe(200);
+    expect(found.body.data!.results.map((r) => r.mediaId)).toContain(media[0]!._id);
     expect(site.trap.connections).toBe(0);
   }, 400_000);
 
