@@ -2,6 +2,7 @@ import { API_BASE, API_FORMAT } from '../config';
 import { clearSession, sessionTokenStore } from '../state/session';
 import { createAccountApi } from './account';
 import { createBillingApi } from './billing';
+import { createExternalApi } from './external';
 import { createApiClient } from './client';
 import { createLibraryApi } from './library';
 import { createRenderingApi } from './rendering';
@@ -24,3 +25,5 @@ export const billingApi = createBillingApi(apiClient);
 export const searchApi = createSearchApi(apiClient);
 
 export const renderingApi = createRenderingApi(apiClient);
+
+export const externalApi = createExternalApi(apiClient);

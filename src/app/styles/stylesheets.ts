@@ -6,6 +6,7 @@
 // The legal pages' stylesheet loads with them (it shares no selectors with the rest).
 import '../screens/auth/auth.css';
 import '../screens/upload/upload.css';
+import '../screens/upload/link/link.css';
 import '../screens/libraries/libraries.css';
 import '../screens/moment/moment.css';
 import '../screens/merge/merge.css';

@@ -40,16 +40,19 @@ export function CheckboxControl({
   onCheckedChange,
   label,
   className,
+  disabled,
 }: {
   checked: boolean | 'indeterminate';
   onCheckedChange: (checked: boolean) => void;
   label: string;
   className?: string;
+  disabled?: boolean;
 }) {
   return (
     <RadixCheckbox.Root
       className={['checkbox__box', className].filter(Boolean).join(' ')}
       checked={checked}
+      disabled={disabled}
       aria-label={label}
       onCheckedChange={(value) => onCheckedChange(value === true)}
       onClick={(e) => e.stopPropagation()}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import {
@@ -55,7 +55,12 @@ import { COLUMN_LABEL, MediaTable } from './MediaTable';
 import { SelectionBar } from './SelectionBar';
 import { FailedModal, ProcessingModal, statusCounters, useStatusGroups } from './StatusModals';
 import { useLibraryMedia, useVisibilityObserver } from './useLibraryMedia';
+import { lazyComponent } from '../../routing/lazyChunk';
+import { ChunkErrorBoundary } from '../../shell/ChunkLoadFailed';
 import './library.css';
+
+/** 'Add videos' (files or a link) loads when first opened. */
+const AddVideosDialog = lazyComponent(() => import('../upload/AddVideosDialog').then((m) => m.AddVideosDialog));
 
 /** Retries (one, or all failed) start at most 2 a second (section 8). */
 const scheduleRetry = createRateLimiter(RETRY_ALL_PER_SECOND);
@@ -142,6 +147,7 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
   const [bulkDeleting, setBulkDeleting] = useState<string[] | null>(null);
   const [statusModal, setStatusModal] = useState<'processing' | 'failed' | null>(null);
   const [retryAllLocked, setRetryAllLocked] = useState(false);
+  const [addOpen, setAddOpen] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
   const readOnlyReason = library.isReadOnly || library.isDemo ? MSG_LIB.readOnlyLibrary : null;
@@ -298,7 +304,7 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
               ]}
             />
             <ReasonTooltip reason={addBlockedReason}>
-              <Button onClick={() => inputRef.current?.click()} disabled={Boolean(addBlockedReason)}>
+              <Button onClick={() => setAddOpen(true)} disabled={Boolean(addBlockedReason)}>
                 <IconPlus size={18} /> Add videos
               </Button>
             </ReasonTooltip>
@@ -395,7 +401,7 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
             }
           >
             {!addBlockedReason && (
-              <Button onClick={() => inputRef.current?.click()}>
+              <Button onClick={() => setAddOpen(true)}>
                 <IconPlus size={18} /> Add videos
               </Button>
             )}
@@ -439,6 +445,22 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
         </div>
       )}
 
+      {addOpen && (
+        <ChunkErrorBoundary what="Add videos">
+          <Suspense fallback={null}>
+            <AddVideosDialog
+              target={{ libraryId: library._id, folderId: data.folder?.folder._id ?? library.rootFolderId }}
+              knownUniqueIds={files.map((m) => m.uniqueId)}
+              onFiles={(list) => add(list)}
+              onAdded={() => {
+                setAddOpen(false);
+                void reload();
+              }}
+              onClose={() => setAddOpen(false)}
+            />
+          </Suspense>
+        </ChunkErrorBoundary>
+      )}
       {renaming && <RenameMediaDialog media={renaming} onClose={() => setRenaming(null)} onRenamed={replace} />}
       {deleting && <DeleteMediaDialog media={deleting} onClose={() => setDeleting(null)} onDeleted={(mid) => remove([mid])} />}
       {bulkDeleting && (

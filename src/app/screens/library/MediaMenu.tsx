@@ -1,4 +1,5 @@
-import type { Media } from '../../../contract';
+import { isOpenableUrl, MSG_EXTERNAL, type Media } from '../../../contract';
+import { showToast } from '../../state/toasts';
 import { IconButton } from '../../ui/Button';
 import { IconDownload, IconExternal, IconMore, IconPencil, IconRefresh, IconTrash } from '../../ui/icons';
 import { Menu, MenuItem, MenuSeparator } from '../../ui/Menu';
@@ -9,6 +10,13 @@ import { isFailedStatus } from './mediaListing';
 export const canOpen = (m: Media) => m.status === 'completed';
 const OPEN_HINT = 'Only processed media can be opened.';
 const DOWNLOAD_HINT = 'The file is still uploading.';
+
+/** Opens the page a media was imported from (section 5: only an http(s) address opens). */
+export function openOriginalLink(media: Media) {
+  const url = media.origin?.url;
+  if (!isOpenableUrl(url)) return void showToast(MSG_EXTERNAL.originalUnavailable, { tone: 'error' });
+  window.open(url, '_blank', 'noopener,noreferrer');
+}
 
 /** The actions of one media: open, rename, download the original, retry a failure, delete. */
 export function MediaMenu({ media }: { media: Media }) {
@@ -31,6 +39,11 @@ export function MediaMenu({ media }: { media: Media }) {
       >
         Open
       </MenuItem>
+      {media.origin?.source === 'external' && (
+        <MenuItem icon={<IconExternal size={16} />} onSelect={() => openOriginalLink(media)}>
+          Open original link
+        </MenuItem>
+      )}
       <MenuItem
         icon={<IconPencil size={16} />}
         onSelect={() => a.rename(media)}

@@ -1,4 +1,5 @@
 import {
+  isOpenableUrl,
   MEDIA_TABLE_ROW_HEIGHT,
   MSG_MEDIA,
   type Media,
@@ -7,6 +8,7 @@ import {
   type MediaTableColumn,
 } from '../../../contract';
 import { CheckboxControl } from '../../ui/Checkbox';
+import { IconExternal } from '../../ui/icons';
 import { useLibraryActions } from './LibraryContext';
 import { formatDate } from './MediaGrid';
 import { canOpen, MediaMenu } from './MediaMenu';
@@ -47,7 +49,19 @@ function Cell({ column, media }: { column: MediaTableColumn; media: Media }) {
     case 'status':
       return <MediaStatusView media={media} />;
     case 'source':
-      return <>{originLabel(media)}</>;
+      return media.origin?.source === 'external' && isOpenableUrl(media.origin.url) ? (
+        <a
+          className="media-table__source"
+          href={media.origin.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          onClick={(e) => e.stopPropagation()}
+        >
+          {originLabel(media)} <IconExternal size={14} />
+        </a>
+      ) : (
+        <>{originLabel(media)}</>
+      );
     case 'frameCount':
       return <>{v.frameCount || '—'}</>;
     case 'width':
