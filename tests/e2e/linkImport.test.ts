@@ -96,7 +96,8 @@ describe('link import', () => {
       await choose.waitFor();
       const rows = choose.locator('tbody tr');
       await expect.poll(() => rows.count()).toBe(3);
-      expect(await rows.first().evaluate((r) => Math.round(r.getBoundingClientRect().height))).toBe(IMPORT_GRID_ROW_HEIGHT);
+      // offsetHeight: the layout height, unaffected by the dialog's opening scale animation.
+      expect(await rows.first().evaluate((r) => (r as HTMLElement).offsetHeight)).toBe(IMPORT_GRID_ROW_HEIGHT);
       // Nothing chosen yet: adding is disabled.
       expect(await choose.getByRole('button', { name: 'Add selected' }).isDisabled()).toBe(true);
       // Sorting by duration then title, ascending first then descending.
@@ -198,8 +199,29 @@ describe('link import', () => {
     expect(await dialog.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
 
     const input = dialog.getByLabel('Link to a video, playlist or channel');
+    const isPeek = (u: string) => new URL(u).pathname === API.externalPeek;
+    const peeks: string[] = [];
+    const cancelled: string[] = [];
+    page.on('request', (r) => isPeek(r.url()) && peeks.push(r.postDataBuffer()?.toString('latin1') ?? ''));
+    page.on('requestfailed', (r) => isPeek(r.url()) && cancelled.push(r.postDataBuffer()?.toString('latin1') ?? ''));
+
+    // Quick changes: each waits 800 ms, so only the last URL is checked.
+    await input.fill(site.urls.mp4);
+    await input.fill(site.urls.page);
     await input.fill(site.urls.feed);
     await expect.poll(() => status(page).innerText(), { timeout: 30_000 }).toMatch(/^Ready for upload • 3 video\(s\) found/);
+    expect(peeks).toHaveLength(1);
+    expect(peeks[0]).toContain('/feed.rss');
+
+    // A change while a check runs cancels it: its answer is dropped and no error is shown.
+    const inFlight = page.waitForRequest((r) => isPeek(r.url()));
+    await input.fill(site.urls.hls);
+    await inFlight;
+    await input.fill(site.urls.feed);
+    await expect.poll(() => cancelled.length).toBe(1);
+    expect(cancelled[0]).toContain('/hls/index.m3u8');
+    await expect.poll(() => status(page).innerText(), { timeout: 30_000 }).toMatch(/^Ready for upload • 3 video\(s\) found/);
+    expect(await page.getByText(MSG_EXTERNAL.requestCancelled).count()).toBe(0);
     await shot(page, 'link-tab-375');
     await dialog.getByRole('button', { name: 'Upload' }).click();
     const choose = page.getByRole('dialog', { name: MSG_EXTERNAL.chooseTitle });

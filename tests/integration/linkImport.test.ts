@@ -199,13 +199,19 @@ describe('import', () => {
     expect(site.trap.connections).toBe(0);
   }, 400_000);
 
-  it('imports an HLS playlist link', async () => {
-    const r = await add(site.urls.hls);
-    expect(r.status).toBe(201);
-    const done = await waitForStatus(t, owner.token, lib._id, r.body.data!.media[0]!._id, DONE, 180_000);
-    expect(done.status, done.error?.message).toBe('completed');
-    expect(done.metadata.video.duration).toBeGreaterThan(3);
-  }, 240_000);
+  it('imports an HLS playlist link and the video of a page', async () => {
+    for (const [url, seconds] of [
+      [site.urls.hls, 4],
+      [site.urls.page, 3],
+    ] as const) {
+      const r = await add(url);
+      expect(r.status, url).toBe(201);
+      const done = await waitForStatus(t, owner.token, lib._id, r.body.data!.media[0]!._id, DONE, 180_000);
+      expect(done.status, done.error?.message).toBe('completed');
+      expect(done.metadata.video.duration).toBeCloseTo(seconds, 0);
+    }
+    expect(site.requests).toContain('/page-video.mp4');
+  }, 300_000);
 
   it('a download that is cut off leaves a failed media with its reason, and charges nothing', async () => {
     const before = await balance();

@@ -92,7 +92,18 @@ function run(
       cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, LANG: 'C.UTF-8' },
+      // The proxy again for anything yt-dlp starts (ffmpeg reads http_proxy too).
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: cwd,
+        LANG: 'C.UTF-8',
+        http_proxy: o.proxy,
+        https_proxy: o.proxy,
+        HTTP_PROXY: o.proxy,
+        HTTPS_PROXY: o.proxy,
+        ALL_PROXY: o.proxy,
+        no_proxy: '',
+      },
     });
     let stdout = '';
     let stderr = '';
@@ -150,6 +161,18 @@ function folderBytes(dir: string): number {
   return total;
 }
 
+/**
+ * Formats yt-dlp downloads itself over https (plain files, native HLS and DASH): never RTMP, RTSP,
+ * MMS or anything handed to another program that would not go through the proxy.
+ */
+const OVER_HTTPS = "[protocol~='^(https|m3u8_native|http_dash_segments)$']";
+const FORMAT = [
+  `bv*[height<=1080]${OVER_HTTPS}+ba${OVER_HTTPS}`,
+  `b[height<=1080]${OVER_HTTPS}`,
+  `bv*${OVER_HTTPS}+ba${OVER_HTTPS}`,
+  `b${OVER_HTTPS}`,
+].join('/');
+
 /** yt-dlp behind the link-import port: reading link info and downloading one video. */
 export function ytDlp(o: YtDlpOptions) {
   return {
@@ -196,7 +219,7 @@ export function ytDlp(o: YtDlpOptions) {
         '--match-filter',
         `duration <=? ${o.maxSeconds}`,
         '-f',
-        'bv*[height<=1080]+ba/b[height<=1080]/bv*+ba/b',
+        FORMAT,
         '--merge-output-format',
         'mp4',
         '--write-info-json',
