@@ -2,6 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
 describe('config', () => {
+  it('finds yt-dlp and allows no loopback host for link import unless a test names one', () => {
+    expect(loadConfig({}).linkImportTestLoopback).toEqual([]);
+    expect(loadConfig({ YTDLP_PATH: '/opt/yt-dlp' }).ytDlpPath).toBe('/opt/yt-dlp');
+    expect(loadConfig({ LINK_IMPORT_TEST_LOOPBACK: '127.0.0.1:8443, localhost:9000' }).linkImportTestLoopback).toEqual([
+      '127.0.0.1:8443',
+      'localhost:9000',
+    ]);
+    for (const bad of ['10.0.0.1:443', '169.254.169.254:80', 'example.com:443', '127.0.0.1'])
+      expect(() => loadConfig({ LINK_IMPORT_TEST_LOOPBACK: bad }), bad).toThrow(/LINK_IMPORT_TEST_LOOPBACK/);
+  });
+
   it('runs on embedded defaults', () => {
     const c = loadConfig({});
     expect(c.port).toBe(8080);
