@@ -229,13 +229,28 @@ describe('link import', () => {
     await shot(page, 'link-choose-375');
     await choose.getByRole('button', { name: 'Cancel' }).click();
 
-    // A single video added is remembered: pasting it again within 10 minutes is refused at once.
+    // A single video into a new library: its name is generated after 1 to 3 s, the input disabled meanwhile.
     await input.fill(site.urls.mp4);
     await expect.poll(() => status(page).innerText(), { timeout: 30_000 }).toBe(MSG_EXTERNAL.ready);
     await dialog.getByRole('button', { name: 'Upload' }).click();
     const confirm = page.getByRole('dialog', { name: MSG_EXTERNAL.confirmTitle });
+    await confirm.getByRole('checkbox', { name: 'Add to a new library' }).click();
+    const name = confirm.getByLabel('New library name');
+    const asked = Date.now();
+    expect(await name.isDisabled()).toBe(true);
+    expect(await confirm.getByRole('button', { name: 'Add 1 video' }).isDisabled()).toBe(true);
+    await expect.poll(() => name.isEnabled(), { timeout: 4000, interval: 50 }).toBe(true);
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(900);
+    expect(await name.inputValue()).toBe('video');
+    await name.fill('Imported single');
     await confirm.getByRole('button', { name: 'Add 1 video' }).click();
     await page.locator('.toast').filter({ hasText: '1 video(s) added' }).waitFor();
+    await page.getByRole('heading', { name: 'Imported single' }).waitFor();
+    const libs = await call<Library[]>(page, 'GET', API.libraries);
+    expect(libs.find((l) => l.name === 'Imported single')!._id).not.toBe(mine._id);
+    expect(page.url()).toContain(libraryPath(libs.find((l) => l.name === 'Imported single')!._id));
+
+    // A URL added is remembered: pasting it again within 10 minutes is refused at once.
     const again = await openLinkTab(page, site.urls.mp4);
     await expect.poll(() => status(page).innerText()).toBe(MSG_EXTERNAL.alreadyAdded);
     expect(await again.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
