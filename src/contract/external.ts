@@ -30,6 +30,9 @@ export const EXTERNAL_MAX_BYTES = 4 * 1024 ** 3;
 /** Videos listed by one peek or unwind. */
 export const EXTERNAL_LIST_MAX = 500;
 export const EXTERNAL_URL_MAX_LENGTH = 2048;
+/** Link reads (peek, unwind, single add) a user may start a minute, and yt-dlp reads running at once in a process. */
+export const EXTERNAL_READS_PER_MINUTE = 60;
+export const EXTERNAL_READS_AT_ONCE = 4;
 
 /** Collection types (section 3). */
 export type LinkType = 'single' | 'playlist' | 'channel';
@@ -150,6 +153,7 @@ export const MSG_EXTERNAL = {
   confirmTitle: 'Add to library',
   // Server-side messages (not named by the spec; stable wording)
   playlistNeedsChoice: 'This link holds several videos: choose the ones to add.',
+  tooManyReads: 'Too many links checked in a short time. Try again in a minute.',
   tooLong: `Videos longer than ${EXTERNAL_MAX_SECONDS / 3600} hours cannot be imported.`,
   tooLarge: `Videos larger than ${EXTERNAL_MAX_BYTES / 1024 ** 3} GiB cannot be imported.`,
   downloadFailed: (reason: string) => `The video could not be downloaded from its link: ${reason}`,

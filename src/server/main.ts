@@ -182,6 +182,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
         downloadTimeoutMs: 30 * 60_000,
       }),
       balance: (userId) => ledger.balance(userId),
+      rates: new RateRepository(database.db),
       allowLoopback,
       workDir: path.join(config.dataDir, 'work', 'links'),
       durationOf: async (file) => {

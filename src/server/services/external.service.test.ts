@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MSG_EXTERNAL } from '../../contract';
+import { EXTERNAL_READS_PER_MINUTE, MSG_EXTERNAL } from '../../contract';
 import type { Resolver } from '../adapters/security/addressCheck';
 import { AppError } from '../errors';
 import { ExternalService, externalUniqueId, type ExternalDeps } from './external.service';
@@ -68,5 +68,23 @@ describe('externalUniqueId', () => {
     expect(externalUniqueId(`https://www.youtube.com/watch?v=${id}&t=3`)).toBe(`ext1-youtube-${id}`);
     expect(externalUniqueId('https://video.example/a.mp4')).toBe(externalUniqueId('https://video.example/a.mp4#__youtubedl_smuggle=x'));
     expect(externalUniqueId('https://video.example/a.mp4')).not.toBe(externalUniqueId('https://video.example/b.mp4'));
+  });
+});
+
+describe('link reads', () => {
+  it('refuses a user who started 60 reads in the last minute, before yt-dlp runs', async () => {
+    let reads = 0;
+    const limited = new ExternalService({
+      allowLoopback: new Set(),
+      resolve,
+      workDir: '/tmp/clipseek-unit-links',
+      rates: { count: async () => EXTERNAL_READS_PER_MINUTE, record: async () => undefined },
+      reader: { info: async () => (reads++, {}) },
+    } as unknown as ExternalDeps);
+    const err = await limited.peek({ id: 'u1' } as never, 'https://video.example/v.mp4').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('rate_limited');
+    expect((err as AppError).message).toBe(MSG_EXTERNAL.tooManyReads);
+    expect(reads).toBe(0);
   });
 });

@@ -1,9 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import {
   canAfford,
   EXTERNAL_LIST_MAX,
+  EXTERNAL_READS_AT_ONCE,
+  EXTERNAL_READS_PER_MINUTE,
   EXTERNAL_MAX_BYTES,
   EXTERNAL_MAX_SECONDS,
   ingestCost,
@@ -20,7 +23,7 @@ import {
 import type { BlobStore } from '../adapters/blobs/blobStore';
 import { checkHost, RefusedAddressError, type LoopbackAllowList, type Resolver } from '../adapters/security/addressCheck';
 import { LinkToolError, type YtDlp, type YtInfo } from '../adapters/media/ytdlp';
-import { AppError, badRequest } from '../errors';
+import { AppError, badRequest, rateLimited } from '../errors';
 import type { MediaRepository, MediaRow } from '../repositories/media.repository';
 import type { UserRow } from '../repositories/user.repository';
 import { INGEST_JOB, requireVerified, type LibraryService } from './library.service';
@@ -35,6 +38,8 @@ export interface ExternalDeps {
   quota: StorageQuota;
   reader: YtDlp;
   balance(userId: string): Promise<number>;
+  /** Sliding-window counters (the rate repository), for the per-user read limit. */
+  rates: { count(key: string, windowSeconds: number): Promise<number>; record(key: string): Promise<unknown> };
   /** Tests only: loopback hosts (host:port) link import may reach. */
   allowLoopback: LoopbackAllowList;
   resolve?: Resolver;
@@ -131,6 +136,9 @@ const nameFromUrl = (url: string) => {
 export class ExternalService {
   constructor(private readonly d: ExternalDeps) {}
 
+  /** Each read starts a yt-dlp process: a few at once here, and a per-user budget across processes. */
+  private readonly reads = pLimit(EXTERNAL_READS_AT_ONCE);
+
   /** 'Please enter a valid URL.' unless https; the unsupported message when it points somewhere private. */
   async checkUrl(raw: string): Promise<string> {
     const url = raw.trim();
@@ -145,10 +153,13 @@ export class ExternalService {
     return u.toString();
   }
 
-  private async read(url: string, flat: boolean) {
+  private async read(user: UserRow, url: string, flat: boolean) {
+    const key = `links:${user.id}`;
+    if ((await this.d.rates.count(key, 60)) >= EXTERNAL_READS_PER_MINUTE) throw rateLimited(MSG_EXTERNAL.tooManyReads, 60);
+    await this.d.rates.record(key);
     fs.mkdirSync(this.d.workDir, { recursive: true });
     try {
-      return await this.d.reader.info(url, this.d.workDir, { flat, maxEntries: EXTERNAL_LIST_MAX });
+      return await this.reads(() => this.d.reader.info(url, this.d.workDir, { flat, maxEntries: EXTERNAL_LIST_MAX }));
     } catch (err) {
       if (err instanceof LinkToolError) throw badRequest(MSG_EXTERNAL.unsupported);
       throw err;
@@ -157,9 +168,8 @@ export class ExternalService {
 
   /** Link info of any link: one video, or the videos of a playlist or channel (flat). */
   async peek(user: UserRow, raw: string): Promise<LinkInfo> {
-    void user;
     const url = await this.checkUrl(raw);
-    return toLinkInfo(await this.read(url, true), url);
+    return toLinkInfo(await this.read(user, url, true), url);
   }
 
   /** The videos of a playlist or channel link. */
@@ -220,7 +230,7 @@ export class ExternalService {
   async add(user: UserRow, libraryId: string, folderId: string, raw: string): Promise<ExternalAddAnswer> {
     const folder = await this.destination(user, libraryId, folderId);
     const url = await this.checkUrl(raw);
-    const info = toLinkInfo(await this.read(url, true), url);
+    const info = toLinkInfo(await this.read(user, url, true), url);
     if (info.type !== 'single' || info.videos.length !== 1) throw badRequest(MSG_EXTERNAL.playlistNeedsChoice);
     const video = info.videos[0]!;
     if (video.duration !== null) {
