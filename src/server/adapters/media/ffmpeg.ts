@@ -138,6 +138,8 @@ export async function extractKeyframes(
       '-y',
       '-skip_frame',
       'noref',
+      '-skip_loop_filter',
+      'all',
       '-i',
       input,
       '-an',

@@ -17,7 +17,13 @@ export function requireFiles(modelsDir: string, model: string, files: readonly s
 }
 
 export interface SessionOptions {
-  /** Threads for one inference; default: ONNX Runtime's choice (all cores). */
+  /**
+   * Threads for one inference; default 1. Ingest already keeps every core busy with work of its own
+   * (the OCR thread, the speech processes, ffmpeg), and ONNX Runtime's pool threads spin while they
+   * wait: measured on this 2-core machine under ingest's load, two threads cost YOLOX-nano 54 ms of
+   * CPU a keyframe instead of 33, MobileNetV2 29 instead of 14, PP-OCR 314 instead of 127, for no
+   * gain in time.
+   */
   threads?: number;
 }
 
@@ -36,8 +42,10 @@ export async function openSession(
     // CPUs without VNNI (AVX2 only, e.g. AMD EPYC Zen 2) multiply int8 with vpmaddubsw, which
     // saturates at int16: MobileNetV2-int8 then read eagle.jpg as 'bald eagle' 0.24 instead of 0.82.
     // Widening to int16 keeps the int8 models' results the same on every x86 CPU.
-    extra: { session: { x64quantprecision: '1' } },
-    ...(opts.threads ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : {}),
+    // A pool thread that runs out of work sleeps instead of spinning (see SessionOptions.threads).
+    extra: { session: { x64quantprecision: '1', intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
+    intraOpNumThreads: opts.threads ?? 1,
+    interOpNumThreads: 1,
   });
 }
 
