@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,6 +165,10 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     });
     // Link import: yt-dlp reaches the network only through this proxy, which refuses private addresses.
     const allowLoopback = new Set(config.linkImportTestLoopback);
+    execFile(config.ytDlpPath, ['--version'], { timeout: 20_000 }, (err) => {
+      if (err)
+        log.warn(`link import: ${config.ytDlpPath} does not run (apt-get install yt-dlp, or set YTDLP_PATH): links cannot be imported`);
+    });
     const egress = await startEgressProxy({ allow: allowLoopback });
     cleanup.push(() => egress.close());
     const external = new ExternalService({
