@@ -29,7 +29,6 @@ export const MSG_DOWNLOAD = {
   complete: (n: number) => `Successfully downloaded ${n} moment(s)`,
   failedTitle: 'Download Failed',
   failed: (message: string) => `Failed to download moments: ${message}`,
-  originalFailed: 'Failed to download video: Please contact support.',
   removeWatermark: 'Remove watermark',
   toastMs: 3000,
 } as const;
