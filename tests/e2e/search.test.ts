@@ -224,23 +224,6 @@ describe('search', () => {
       expect(Math.abs(creditsBefore - creditsAfter - paid)).toBeLessThanOrEqual(10);
       await page.keyboard.press('Escape');
 
-      // The selected moments (up to three), downloaded from the selection bar: one file each and 'Download Complete'.
-      const three = (await cardsOf(page, clip).all()).slice(0, 3);
-      expect(three.length).toBeGreaterThanOrEqual(2);
-      for (const c of three) await c.getByRole('checkbox').check();
-      const bar = page.getByRole('toolbar', { name: 'Selection' });
-      await bar.getByText(`${three.length} selected`).waitFor();
-      const downloaded: string[] = [];
-      page.on('download', (d) => downloaded.push(d.suggestedFilename()));
-      await bar.getByRole('button', { name: 'Download' }).click();
-      // the open menu is named by its trigger (aria-labelledby)
-      await page.getByRole('menu', { name: 'Download', exact: true }).getByRole('menuitem', { name: 'MP4', exact: true }).click();
-      await toast(page, MSG_DOWNLOAD.completeTitle).waitFor({ timeout: 120_000 });
-      await toast(page, MSG_DOWNLOAD.complete(three.length)).waitFor();
-      expect(downloaded).toHaveLength(three.length);
-      await shot(page, 'search-downloaded', false);
-      await bar.getByRole('button', { name: 'Deselect all' }).click();
-
       // Hovering the dog card plays its moment from the HLS preview (after the hover delay); autoplay plays them all.
       const dogCard = cardsOf(page, clip).nth(dogAt);
       await dogCard.locator('.moment-card__frame').hover();
@@ -322,6 +305,29 @@ describe('search', () => {
       await page.getByText(/^\d+ moments? in 2 libraries$/).waitFor({ timeout: SEARCH_MS });
       await waitForCard(page, cardsOf(page, clip).first());
       await cardsOf(page, animals).first().waitFor();
+
+      // Three selected moments of two videos (the upload and the demo's animals), downloaded from the
+      // selection bar: one file each and 'Download Complete'.
+      const fromAnimals = await cardsOf(page, animals).all();
+      const fromClip = await cardsOf(page, clip).all();
+      const three = [fromAnimals[0]!, ...fromClip.slice(0, 2), ...fromAnimals.slice(1)].slice(0, 3);
+      expect(three).toHaveLength(3);
+      for (const c of three) await c.getByRole('checkbox').check();
+      const bar = page.getByRole('toolbar', { name: 'Selection' });
+      await bar.getByText(`${three.length} selected`).waitFor();
+      const downloaded: string[] = [];
+      page.on('download', (d) => downloaded.push(d.suggestedFilename()));
+      await bar.getByRole('button', { name: 'Download' }).click();
+      // the open menu is named by its trigger (aria-labelledby)
+      await page.getByRole('menu', { name: 'Download', exact: true }).getByRole('menuitem', { name: 'MP4', exact: true }).click();
+      await toast(page, MSG_DOWNLOAD.completeTitle).waitFor({ timeout: 120_000 });
+      await toast(page, MSG_DOWNLOAD.complete(three.length)).waitFor();
+      expect(downloaded).toHaveLength(three.length);
+      const ofClip = downloaded.filter((n) => n.startsWith(`${mine.name}_`));
+      expect(ofClip.length).toBeGreaterThanOrEqual(1);
+      expect(ofClip.length).toBeLessThan(3);
+      await shot(page, 'search-downloaded', false);
+      await bar.getByRole('button', { name: 'Deselect all' }).click();
 
       // Conversational, in both libraries: a word of the upload's narration (FOX_PHRASE) as the
       // recogniser heard it, read from its transcript; the card shows the words, from when they are said.
