@@ -37,6 +37,12 @@ export interface IndexModels {
   expandLabel(label: string): string[];
   /** A query word's base forms and synonyms ('horses' -> horse). */
   normaliseQueryTerm(word: string): string[];
+  /** The WordNet noun lemma of a word or collocation ('sea lions' -> sea lion), or null. */
+  nounLemma(phrase: string): string | null;
+  /** The index labels (lower case) a query noun stands for, with weights in (0, 1], best first. */
+  conceptTargets(lemma: string): Array<{ label: string; weight: number }>;
+  /** The colour names frames carry (what a colour word in a query can match). */
+  colourNames: readonly string[];
   /** CLIP text tower, when the CLIP pair is installed. */
   textEncoder: { embed(text: string): Promise<Float32Array | null> } | null;
   /** Models that could not be loaded, by name. */

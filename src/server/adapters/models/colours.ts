@@ -64,6 +64,32 @@ export function rgbToLab(r: number, g: number, b: number, out: Float32Array | nu
   out[o + 2] = 200 * (fy - fz);
 }
 
+/** Every name nameLab gives: what a colour word in a query can match. */
+export const COLOUR_NAMES = [
+  'black',
+  'dark grey',
+  'grey',
+  'light grey',
+  'white',
+  'dark red',
+  'pink',
+  'red',
+  'brown',
+  'beige',
+  'orange',
+  'olive',
+  'yellow',
+  'dark green',
+  'light green',
+  'green',
+  'teal',
+  'cyan',
+  'dark blue',
+  'light blue',
+  'blue',
+  'purple',
+] as const;
+
 /**
  * A plain name for a CIELAB colour. Hue boundaries are set from where sRGB's named colours fall in
  * LCh (red 40°, orange 73°, yellow 103°, green 136°, cyan 196°, blue 306°, purple 328°); low-chroma

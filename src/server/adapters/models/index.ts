@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describeMissingFeature } from '../../../contract';
 import type { IndexModels } from '../../services/ports';
 import { ClipImageEncoder, ClipTextEncoder, clipMissing, NoTextEncoder } from './clip';
-import { dominantColours } from './colours';
+import { COLOUR_NAMES, dominantColours } from './colours';
 import { verifyModelFiles, type CorruptModelFile } from './fetchModels';
 import { decodeRgb, type RgbImage } from './image';
 import { MobilenetClassifier, readImagenetLabels, type ClassifierResult } from './mobilenet';
@@ -189,6 +189,15 @@ export function createSpeechToText(opts: PocketsphinxOptions = {}): SpeechToText
 export function createWordNet(modelsDir: string): WordNet {
   const wn = new WordNet();
   if (fs.existsSync(path.join(modelsDir, 'imagenet1k_labels.tsv'))) wn.registerImagenet(readImagenetLabels(modelsDir));
+  const coco = path.join(modelsDir, 'coco80_labels.txt');
+  if (fs.existsSync(coco))
+    wn.registerDetectorLabels(
+      fs
+        .readFileSync(coco, 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    );
   return wn;
 }
 
@@ -232,6 +241,7 @@ export async function createIndexModels(
   try {
     wn = createWordNet(modelsDir);
     wn.expandLabel('dog'); // loads the files now, so a missing one shows at boot rather than mid-ingest
+    wn.conceptTargets('dog'); // and the label vocabulary and sense counts queries are mapped with
   } catch (err) {
     missing.push(`labels: ${reason(err)}`);
     wn = null;
@@ -254,6 +264,9 @@ export async function createIndexModels(
     textEncoder: encoder.available ? encoder : null,
     expandLabel: (label) => (wn ? wn.expandLabel(label) : [label.toLowerCase()]),
     normaliseQueryTerm: (word) => (wn ? wn.normaliseQueryTerm(word) : [word.toLowerCase()]),
+    nounLemma: (phrase) => (wn ? wn.nounLemma(phrase) : null),
+    conceptTargets: (lemma) => (wn ? wn.conceptTargets(lemma) : [{ label: lemma.toLowerCase(), weight: 1 }]),
+    colourNames: COLOUR_NAMES,
     missing,
     capabilities,
     async close() {

@@ -10,6 +10,16 @@ interface Synset {
   words: string[];
   /** Hypernyms and instance hypernyms, by offset. */
   parents: number[];
+  /** The definition and examples after the '|'. */
+  gloss: string;
+}
+
+/** An index label a query concept maps to, how much finding it counts, and why. */
+export interface ConceptTarget {
+  label: string;
+  /** 1 for the label's own synset; less the further the label is from what was asked. */
+  weight: number;
+  relation: 'same' | 'hypernym' | 'hyponym' | 'sibling' | 'gloss';
 }
 
 /** One hypernym chain can climb past these and every synset above them is too generic to search by. */
@@ -61,6 +71,37 @@ const TOO_GENERIC = new Set([
 const MAX_DEPTH = 9;
 /** A label's terms are capped so one very bushy synset cannot flood the index. */
 const MAX_TERMS = 40;
+
+/**
+ * How a query concept maps onto the index's labels (README "Query concepts"). A label that is a
+ * kind of what was asked (query 'vehicle', label 'bus') counts HYPONYM_WEIGHT; a label above a
+ * specific query word (query 'collie', label 'dog') counts its Wu–Palmer similarity to it; a
+ * near relative (cousins under a close common ancestor) counts up to SIBLING_MAX_WEIGHT when the
+ * similarity (Wu–Palmer plus a little gloss overlap) reaches SIBLING_MIN_SIM; a word only found
+ * in a label's gloss ('lake' in lakeside's "the shore of a lake") counts GLOSS_WEIGHT when nothing
+ * closer was found. A query word's later senses count OTHER_SENSE of its first.
+ */
+const HYPONYM_WEIGHT = 0.9;
+const SIBLING_MIN_SIM = 0.8;
+const SIBLING_MAX_WEIGHT = 0.55;
+const GLOSS_WEIGHT = 0.3;
+const GLOSS_GENUS_WEIGHT = 0.7;
+const GLOSS_OVERLAP_WEIGHT = 0.1;
+const SENSES_TRIED = 3;
+const OTHER_SENSE = 0.8;
+const GLOSS_STOPWORDS = new Set(
+  'the and for with that this from into onto over under which who whom whose what when where having used usually especially any some other its their them they one two often small large very more most such than being been has have was were are not but also can may'.split(
+    ' ',
+  ),
+);
+const glossWords = (gloss: string) =>
+  new Set(
+    gloss
+      .replace(/;.*$|"[^"]*"/g, '')
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((w) => w.length > 2 && !GLOSS_STOPWORDS.has(w)),
+  );
 
 /**
  * COCO names that are not one WordNet noun, or whose first sense is the wrong thing (a 'kite' in
@@ -247,6 +288,13 @@ export class WordNet {
   private readonly imagenet = new Map<string, number>();
   /** ImageNet class label -> WNID, so expandLabel can be given the label alone. */
   private readonly imagenetLabels = new Map<string, string>();
+  /** The detector's labels (COCO), lower case. */
+  private readonly detectorLabels = new Set<string>(Object.keys(COCO_SENSES));
+  private vocabulary: Array<{ label: string; offset: number; anc: Map<number, number>; gloss: Set<string> }> | null = null;
+  private readonly depths = new Map<number, number>();
+  private readonly conceptCache = new Map<string, ConceptTarget[]>();
+  private tagCounts: Map<string, Map<number, number>> | null = null;
+  private adjectives: Set<string> | null = null;
 
   constructor(private readonly dir = wordnetDir()) {}
 
@@ -293,7 +341,8 @@ export class WordNet {
     for (let i = 0; i < pCnt; i++, p += 4) {
       if ((f[p] === '@' || f[p] === '@i') && f[p + 2] === 'n') parents.push(Number(f[p + 1]));
     }
-    s = { offset, words: [...new Set(words)], parents };
+    const bar = line.indexOf(' | ');
+    s = { offset, words: [...new Set(words)], parents, gloss: bar < 0 ? '' : line.slice(bar + 3).trim() };
     this.synsets.set(offset, s);
     return s;
   }
@@ -417,15 +466,215 @@ export class WordNet {
     const terms = [key];
     // A WNID says exactly which synset; a bare label is read as COCO's first (the detector's labels
     // are what most frames carry), then as an ImageNet class, then as a plain noun's first sense.
-    const coco = wnid ? undefined : COCO_SENSES[key];
-    const id = wnid ?? (coco ? undefined : this.imagenetLabels.get(key));
-    const offset = coco
-      ? this.pick(coco.lemma, coco.hint)
-      : ((id ? this.imagenet.get(id) : undefined) ?? this.pick(key) ?? this.pick(this.baseForms(key)[0] ?? ''));
+    const offset = this.labelSynset(key, wnid);
     if (offset == null) return terms;
     terms.push(...this.synset(offset).words);
     for (const { synset } of this.ancestors(offset)) terms.push(...synset.words);
     return [...new Set(terms)].slice(0, MAX_TERMS);
+  }
+
+  /** The synset a label names: by WNID, else as COCO's, else as an ImageNet class, else a noun's first sense. */
+  private labelSynset(key: string, wnid?: string): number | null {
+    const coco = wnid ? undefined : COCO_SENSES[key];
+    const id = wnid ?? (coco ? undefined : this.imagenetLabels.get(key));
+    return coco
+      ? this.pick(coco.lemma, coco.hint)
+      : ((id ? this.imagenet.get(id) : undefined) ?? this.pick(key) ?? this.pick(this.baseForms(key)[0] ?? ''));
+  }
+
+  /** Adds the detector's labels (the COCO names its frames carry) to what queries are mapped onto. */
+  registerDetectorLabels(labels: readonly string[]): void {
+    for (const l of labels) this.detectorLabels.add(l.toLowerCase().trim());
+    this.vocabulary = null;
+    this.conceptCache.clear();
+  }
+
+  /** Depth in the noun tree by the shortest hypernym path (entity = 1), as Wu–Palmer takes it. */
+  private depth(offset: number): number {
+    let d = this.depths.get(offset);
+    if (d !== undefined) return d;
+    const parents = this.synset(offset).parents;
+    d = parents.length ? 1 + Math.min(...parents.map((p) => this.depth(p))) : 1;
+    this.depths.set(offset, d);
+    return d;
+  }
+
+  /** Every ancestor (and the synset itself, at 0) with its distance, without cuts. */
+  private ancestorDistances(offset: number): Map<number, number> {
+    const out = new Map([[offset, 0]]);
+    let frontier = [offset];
+    for (let dist = 1; frontier.length; dist++) {
+      const next: number[] = [];
+      for (const o of frontier)
+        for (const p of this.synset(o).parents)
+          if (!out.has(p)) {
+            out.set(p, dist);
+            next.push(p);
+          }
+      frontier = next;
+    }
+    return out;
+  }
+
+  /** The labels queries map onto: the detector's and ImageNet's, each with its synset's ancestors. */
+  private labelVocabulary() {
+    if (this.vocabulary) return this.vocabulary;
+    const out: NonNullable<WordNet['vocabulary']> = [];
+    const add = (label: string, offset: number | null) => {
+      if (offset == null) return;
+      out.push({ label, offset, anc: this.ancestorDistances(offset), gloss: glossWords(this.synset(offset).gloss) });
+    };
+    for (const label of this.detectorLabels) add(label, this.labelSynset(label));
+    for (const [label, wnid] of this.imagenetLabels) add(label, this.imagenet.get(wnid) ?? null);
+    this.vocabulary = out;
+    return out;
+  }
+
+  /**
+   * Wu–Palmer similarity of two synsets given their ancestor maps, path-based: for the common
+   * ancestor c that maximises it, 2·depth(c) / ((depth(c) + dist(a, c)) + (depth(c) + dist(b, c))).
+   */
+  private wuPalmer(aAnc: Map<number, number>, bAnc: Map<number, number>): number {
+    let best = 0;
+    const [small, big] = aAnc.size <= bAnc.size ? [aAnc, bAnc] : [bAnc, aAnc];
+    for (const [o, d1] of small) {
+      const d2 = big.get(o);
+      if (d2 === undefined) continue;
+      const d = this.depth(o);
+      best = Math.max(best, (2 * d) / (2 * d + d1 + d2));
+    }
+    return best;
+  }
+
+  /** Tagged-corpus counts of a lemma's noun senses by synset (index.sense), for weighing senses. */
+  private senseCounts(lemma: string): Map<number, number> {
+    if (!this.tagCounts) {
+      this.tagCounts = new Map();
+      const file = path.join(this.dir, 'index.sense');
+      if (fs.existsSync(file))
+        for (const line of fs.readFileSync(file, 'latin1').split('\n')) {
+          const pct = line.indexOf('%1:');
+          if (pct < 0) continue;
+          const f = line.split(' ');
+          const key = line.slice(0, pct);
+          const m = this.tagCounts.get(key) ?? this.tagCounts.set(key, new Map()).get(key)!;
+          m.set(Number(f[1]), Number(f[3]) || 0);
+        }
+    }
+    return this.tagCounts.get(lemma.replace(/\s+/g, '_')) ?? new Map();
+  }
+
+  /** How much each of a lemma's first senses counts: the first 1, later ones by their share of the tagged uses. */
+  private weightedSenses(lemma: string): Array<{ sense: number; weight: number }> {
+    const senses = this.senses(lemma).slice(0, SENSES_TRIED);
+    const counts = this.senseCounts(lemma);
+    const first = counts.get(senses[0] ?? -1) ?? 0;
+    return senses.map((sense, i) => ({
+      sense,
+      weight: i === 0 ? 1 : Math.max(0.15, Math.min(OTHER_SENSE, ((counts.get(sense) ?? 0) + 1) / (first + 1))),
+    }));
+  }
+
+  /** The noun lemma WordNet knows for a word or a collocation ('sea lions' -> 'sea lion'), or null. */
+  nounLemma(phrase: string): string | null {
+    const words = phrase.toLowerCase().trim().split(/\s+/).filter(Boolean);
+    if (!words.length) return null;
+    const head = words.slice(0, -1).join(' ');
+    for (const last of [...this.baseForms(words[words.length - 1]!), words[words.length - 1]!]) {
+      const lemma = head ? `${head} ${last}` : last;
+      if (this.senses(lemma).length) return lemma;
+    }
+    return null;
+  }
+
+  /**
+   * The index labels a query noun (a lemma) stands for, with weights: its own synset's labels,
+   * labels of kinds of it (hyponyms), labels above it (hypernyms, by Wu–Palmer), near relatives
+   * and, when nothing is close, labels whose gloss names it. Best first; cached per lemma.
+   */
+  conceptTargets(lemma: string, viaGloss = true): ConceptTarget[] {
+    const key = lemma.toLowerCase().trim();
+    const cacheKey = viaGloss ? key : `${key}\u0000`;
+    const cached = this.conceptCache.get(cacheKey);
+    if (cached) return cached;
+    const best = new Map<string, ConceptTarget>();
+    const offer = (t: ConceptTarget) => {
+      if (t.weight > (best.get(t.label)?.weight ?? 0)) best.set(t.label, t);
+    };
+    const vocab = this.labelVocabulary();
+    const senses = this.weightedSenses(key);
+    for (const { sense, weight: senseWeight } of senses) {
+      const syn = this.synset(sense);
+      const generic = syn.words.some((w) => TOO_GENERIC.has(w));
+      const anc = this.ancestorDistances(sense);
+      const gloss = glossWords(syn.gloss);
+      for (const v of vocab) {
+        if (v.offset === sense) offer({ label: v.label, weight: senseWeight, relation: 'same' });
+        else if (v.anc.has(sense)) {
+          if (!generic) offer({ label: v.label, weight: senseWeight * HYPONYM_WEIGHT, relation: 'hyponym' });
+        } else if (anc.has(v.offset)) {
+          offer({ label: v.label, weight: senseWeight * this.wuPalmer(anc, v.anc), relation: 'hypernym' });
+        } else {
+          let shared = 0;
+          for (const w of gloss) if (v.gloss.has(w)) shared++;
+          const overlap = shared / Math.max(1, Math.min(gloss.size, v.gloss.size));
+          const sim = this.wuPalmer(anc, v.anc) + GLOSS_OVERLAP_WEIGHT * overlap;
+          if (sim >= SIBLING_MIN_SIM)
+            offer({
+              label: v.label,
+              weight: senseWeight * SIBLING_MAX_WEIGHT * Math.min(1, (sim - SIBLING_MIN_SIM) / (1 - SIBLING_MIN_SIM)),
+              relation: 'sibling',
+            });
+        }
+      }
+    }
+    if (viaGloss && ![...best.values()].some((t) => t.weight >= 0.5)) {
+      // The taxonomy found nothing close: read the definitions. The first noun of the query's own
+      // gloss that names labels is its genus ('kitten': "young domestic cat"); a label whose gloss
+      // names the query is weaker evidence ('lake' in lakeside's "the shore of a lake").
+      const first = senses[0];
+      const genus = first ? this.glossGenus(this.synset(first.sense).gloss) : [];
+      for (const t of genus) offer({ label: t.label, weight: GLOSS_GENUS_WEIGHT * t.weight, relation: 'gloss' });
+      const forms = new Set([key, `${key}s`, `${key}es`]);
+      for (const v of vocab) if ([...forms].some((f) => v.gloss.has(f))) offer({ label: v.label, weight: GLOSS_WEIGHT, relation: 'gloss' });
+    }
+    const out = [...best.values()].sort((a, b) => b.weight - a.weight);
+    this.conceptCache.set(cacheKey, out);
+    return out;
+  }
+
+  /** Whether WordNet has the word as an adjective (index.adj), read on first use. */
+  isAdjective(word: string): boolean {
+    if (!this.adjectives) {
+      this.adjectives = new Set();
+      const file = path.join(this.dir, 'index.adj');
+      if (fs.existsSync(file))
+        for (const line of fs.readFileSync(file, 'latin1').split('\n'))
+          if (line && !line.startsWith(' ')) this.adjectives.add(line.slice(0, line.indexOf(' ')));
+    }
+    return this.adjectives.has(word.toLowerCase());
+  }
+
+  /** The targets of the first noun (or collocation) of a gloss's first clause, when it is a label or a kind of one. */
+  private glossGenus(gloss: string): ConceptTarget[] {
+    const words = gloss
+      .replace(/[;:].*$/, '')
+      .toLowerCase()
+      .split(/[^a-z-]+/)
+      .filter(Boolean);
+    for (let i = 0; i < words.length; i++) {
+      if (GLOSS_STOPWORDS.has(words[i]!) || words[i]!.length < 3) continue;
+      for (const n of [3, 2, 1]) {
+        if (i + n > words.length) continue;
+        if (n === 1 && this.isAdjective(words[i]!)) break; // 'young' in "young domestic cat" is not the genus
+        const lemma = this.nounLemma(words.slice(i, i + n).join(' '));
+        if (!lemma) continue;
+        // Only the genus: the first noun decides, and it must be a label or a kind of one.
+        const targets = this.conceptTargets(lemma, false);
+        return targets.some((t) => t.relation === 'same' || t.relation === 'hypernym') ? targets : [];
+      }
+    }
+    return [];
   }
 
   /** Base forms of a noun by WordNet's morphy rules and the exception list, those WordNet knows. */

@@ -1,0 +1,98 @@
+/**
+ * How well a keyframe shows a parsed query (queryConcepts.ts), on the 0-1 scale of the contract's
+ * SEARCH_CONFIDENCE. Each concept scores by noisy-OR over the frame's evidence for it: a detected
+ * object or image class whose label the concept maps to (its confidence times the mapping's
+ * weight, objects by prominence), or the concept's words read on screen. Concepts combine as a
+ * geometric mean, so a frame holding every concept ranks above one holding some, and a frame
+ * missing one stays low.
+ */
+import type { FrameLabels } from './visualTerms';
+import { wordsOf } from './visualTerms';
+
+export interface ResolvedConcept {
+  text: string;
+  /** Index label (lower case) -> weight in (0, 1]. */
+  targets: Map<string, number>;
+  /** Words matched as they are against on-screen text. */
+  literals: string[];
+  /** Colours bound to the concept, or the colour a colour concept is. */
+  colours: string[];
+  count?: number;
+  isColour: boolean;
+  /** A word nothing in the index's vocabulary maps to: it counts when read on screen, and is not required. */
+  optional: boolean;
+}
+
+/** A concept nothing shows still leaves this much, so one missing concept lowers a score without zeroing it. */
+const MISSING_FLOOR = 0.02;
+/** On-screen text that spells the concept. */
+const OCR_MATCH = 0.9;
+/** A bound colour: the share of the concept's score that depends on the colour being there. */
+const COLOUR_SHARE = 0.6;
+/** Fewer of the thing than asked for ('two men', one man seen). */
+const COUNT_SHORT = 0.6;
+/** Detections below this are not counted. */
+const COUNT_MIN_SCORE = 0.3;
+
+type Objects = Array<{ label: string; score: number; box?: number[] }>;
+type Classes = Array<{ label: string; score: number }>;
+type Colours = Array<{ name: string; fraction: number }>;
+
+const prominence = (box?: number[]) => {
+  if (!box) return 1;
+  const area = Math.max(0, (box[2]! - box[0]!) * (box[3]! - box[1]!));
+  return 0.6 + 0.4 * Math.min(1, Math.sqrt(area) / 0.5);
+};
+
+/** How much of the frame shows any of the colours (a frame's 'dark blue' counts a little for 'blue'). */
+export function colourEvidence(frame: FrameLabels, colours: string[]): number {
+  let best = 0;
+  for (const c of frame.colours as Colours) {
+    const name = c.name.toLowerCase();
+    for (const want of colours) {
+      const match = name === want ? 1 : wordsOf(name).includes(want) || wordsOf(want).includes(name) ? 0.85 : 0;
+      best = Math.max(best, match * Math.min(1, c.fraction * 2));
+    }
+  }
+  return best;
+}
+
+export function conceptScore(frame: FrameLabels, c: ResolvedConcept): number {
+  if (c.isColour) return colourEvidence(frame, c.colours);
+  let miss = 1;
+  let seen = 0;
+  for (const o of frame.objects as Objects) {
+    const w = c.targets.get(o.label.toLowerCase());
+    if (!w) continue;
+    miss *= 1 - Math.min(0.999, o.score * prominence(o.box) * w);
+    if (o.score >= COUNT_MIN_SCORE) seen++;
+  }
+  for (const k of frame.classes as Classes) {
+    const w = c.targets.get(k.label.toLowerCase());
+    if (w) miss *= 1 - Math.min(0.999, k.score * w);
+  }
+  if (c.literals.length && frame.ocr) {
+    const words = new Set(frame.ocr.split(' '));
+    if (c.literals.some((l) => words.has(l))) miss *= 1 - OCR_MATCH;
+  }
+  let s = 1 - miss;
+  if (s > 0 && c.colours.length) s *= 1 - COLOUR_SHARE + COLOUR_SHARE * colourEvidence(frame, c.colours);
+  if (s > 0 && c.count && seen > 0 && seen < c.count) s *= COUNT_SHORT;
+  return s;
+}
+
+/** The frame's score for the whole query: geometric mean over the required concepts; optional ones join when found. */
+export function queryScore(frame: FrameLabels, concepts: ResolvedConcept[]): number {
+  const required = concepts.some((c) => !c.optional) ? concepts.filter((c) => !c.optional) : concepts;
+  let logSum = 0;
+  let n = 0;
+  let any = false;
+  for (const c of concepts) {
+    const s = conceptScore(frame, c);
+    if (!required.includes(c) && s <= 0) continue;
+    if (s > 0) any = true;
+    logSum += Math.log(Math.max(MISSING_FLOOR, Math.min(1, s)));
+    n++;
+  }
+  return any && n ? Math.exp(logSum / n) : 0;
+}

@@ -1,0 +1,102 @@
+/**
+ * Free text -> the concepts a visual search looks for. Words are lower-cased and lemmatised;
+ * WordNet's own collocations stay one concept ('sea lions' -> sea lion, 'traffic light'); colour
+ * words and counts bind to the noun they describe ('a yellow bus', 'two men'); a colour with no
+ * noun after it is a concept of its own ('something green'). Pure: WordNet comes in as a Lexicon.
+ */
+
+/** What the parser needs from WordNet (the models adapter implements it). */
+export interface Lexicon {
+  /** The noun lemma of a word or collocation ('horses' -> horse, 'sea lions' -> sea lion), or null. */
+  nounLemma(phrase: string): string | null;
+}
+
+export interface QueryConcept {
+  /** The words as typed (after lower-casing), e.g. 'sea lions'. */
+  text: string;
+  /** The WordNet noun lemma, when the words are a noun WordNet knows. */
+  lemma: string | null;
+  /** Colours said of this thing ('yellow' in 'a yellow bus'); for a colour concept, the colour itself. */
+  colours: string[];
+  /** How many were asked for ('two men' -> 2). */
+  count?: number;
+  /** A bare colour ('green') rather than a thing. */
+  isColour: boolean;
+}
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be by for from has have in into is it its of on or over the their there this to under was were with ' +
+    'without while near some any me show find where who what which i my our your one ones that these those'
+  ).split(' '),
+);
+const NUMBERS: Record<string, number> = {
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  several: 2,
+  many: 3,
+};
+/** Longest collocation tried, in words ('man of war'). */
+const MAX_COLLOCATION = 3;
+
+export function parseQuery(text: string, lexicon: Lexicon, colourNames: readonly string[]): QueryConcept[] {
+  const tokens = text
+    .toLowerCase()
+    .split(/[^a-z0-9'-]+/)
+    .map((w) => w.replace(/'s$/, '').replace(/^['-]+|['-]+$/g, ''))
+    .filter(Boolean);
+  const colours = new Set(colourNames.map((c) => c.toLowerCase()));
+  const out: QueryConcept[] = [];
+  let pendingColours: string[] = [];
+  let pendingCount: number | undefined;
+  const flushColours = () => {
+    for (const c of pendingColours) out.push({ text: c, lemma: null, colours: [c], isColour: true });
+    pendingColours = [];
+  };
+  for (let i = 0; i < tokens.length;) {
+    // A collocation WordNet knows is one concept, even when a word of it is a stop word ('man of war').
+    let matched = 0;
+    for (let n = Math.min(MAX_COLLOCATION, tokens.length - i); n >= 2; n--) {
+      const words = tokens.slice(i, i + n);
+      if (STOPWORDS.has(words[0]!) || STOPWORDS.has(words[n - 1]!)) continue;
+      const phrase = words.join(' ');
+      // 'dark blue' is a colour, not a thing
+      if (colours.has(phrase)) {
+        pendingColours.push(phrase);
+        matched = n;
+        break;
+      }
+      const lemma = lexicon.nounLemma(phrase);
+      if (lemma) {
+        out.push({ text: phrase, lemma, colours: pendingColours, count: pendingCount, isColour: false });
+        pendingColours = [];
+        pendingCount = undefined;
+        matched = n;
+        break;
+      }
+    }
+    if (matched) {
+      i += matched;
+      continue;
+    }
+    const w = tokens[i++]!;
+    if (/^\d+$/.test(w) && Number(w) > 1 && Number(w) < 100) pendingCount = Number(w);
+    else if (NUMBERS[w] !== undefined) pendingCount = NUMBERS[w];
+    else if (STOPWORDS.has(w)) continue;
+    else if (colours.has(w)) pendingColours.push(w);
+    else {
+      out.push({ text: w, lemma: lexicon.nounLemma(w), colours: pendingColours, count: pendingCount, isColour: false });
+      pendingColours = [];
+      pendingCount = undefined;
+    }
+  }
+  flushColours();
+  return out;
+}
