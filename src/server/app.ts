@@ -7,7 +7,8 @@ import { registerCodecs } from './http/codec';
 import { ok, reply } from './http/envelope';
 import { registerErrorHandler } from './http/errorHandler';
 import { registerWebApp } from './http/static';
-import { API, type HealthInfo } from '../contract';
+import { API, isUuid, MSG, type HealthInfo } from '../contract';
+import { AppError } from './errors';
 import type { BlobStore } from './adapters/blobs/blobStore';
 import type { TokenSigner } from './adapters/security/tokens';
 import { blobRoutes } from './http/blob.routes';
@@ -47,6 +48,38 @@ export interface Services {
   health: () => Omit<HealthInfo, 'ok'>;
 }
 
+/** A registered route: its method and URL pattern (`:name` for a path parameter). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route as registered, HEAD included; the authorization and fuzz tests walk it. */
+    routeTable: RouteEntry[];
+  }
+}
+
+/** Ids named in the path (`id`, `…Id`) or the query (`libraryId`, `mediaId`, `folderId`, `renderId`). */
+const isIdName = (name: string) => name === 'id' || name.endsWith('Id');
+
+/**
+ * Every id a route takes is a UUID: anything else is answered 404 before a service or the database
+ * sees it (PostgreSQL would refuse to compare it with a uuid column and the call would fail with 500).
+ * Routes with a schema of their own have already answered 400 by then.
+ */
+function assertIds(params: unknown, query: unknown) {
+  for (const source of [params, query]) {
+    if (!source || typeof source !== 'object') continue;
+    for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
+      if (!isIdName(name)) continue;
+      const values = Array.isArray(value) ? value : [value];
+      if (!values.every(isUuid)) throw new AppError('not_found', MSG.notFound);
+    }
+  }
+}
+
 /** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
 export const createLogger = (config: Config): FastifyBaseLogger =>
   pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-admin-key"]'] });
@@ -60,8 +93,14 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
     // Per-request lines are logged at debug by the onResponse hook below, not at info.
     logController: new LogController({ disableRequestLogging: true }),
   });
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routeTable.push({ method, url: r.url });
+  });
   registerCodecs(app);
   registerErrorHandler(app);
+  app.addHook('preHandler', async (req) => assertIds(req.params, req.query));
   app.addHook('onResponse', async (req, res) => {
     req.log.debug({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(res.elapsedTime) }, 'request');
   });

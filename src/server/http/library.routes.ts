@@ -62,13 +62,28 @@ export function libraryRoutes(app: FastifyInstance, accounts: AccountService, li
     const s = parseSort(req.query);
     return reply(req, res, ok(await libs.folder(user(req), req.params.libraryId, req.params.folderId, s.sort, s.direction)));
   });
-  app.get<{ Params: P; Querystring: { folderId?: string; sort?: string; direction?: string; start?: string; end?: string } }>(
+  app.get<{ Params: P; Querystring: { folderId?: string; sort?: string; direction?: string; start?: number; end?: number } }>(
     API.mediaRange(':libraryId'),
-    { ...auth, schema: uuidParams('libraryId') },
+    {
+      ...auth,
+      schema: {
+        ...uuidParams('libraryId'),
+        querystring: {
+          type: 'object',
+          properties: {
+            folderId: { type: 'string', format: 'uuid' },
+            sort: { type: 'string', maxLength: 40 },
+            direction: { type: 'string', maxLength: 4 },
+            start: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+            end: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+          },
+        },
+      },
+    },
     async (req, res) => {
       const s = parseSort(req.query);
-      const start = Number(req.query.start ?? 0);
-      const end = Number(req.query.end ?? start + 50);
+      const start = req.query.start ?? 0;
+      const end = req.query.end ?? start + 50;
       return reply(req, res, ok(await libs.range(user(req), req.params.libraryId, req.query.folderId, s.sort, s.direction, start, end)));
     },
   );

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API } from '../../contract';
+import { API, isUuid, MSG } from '../../contract';
 import { readAll, type BlobStore } from '../adapters/blobs/blobStore';
 import type { TokenSigner } from '../adapters/security/tokens';
 import { AppError, forbidden } from '../errors';
@@ -25,6 +25,8 @@ export function previewRoutes(
   tokens: TokenSigner,
 ) {
   async function authorise(req: FastifyRequest, libraryId: string, mediaId: string) {
+    // The query-string forms may leave an id out: nothing to look up then.
+    if (!isUuid(libraryId) || !isUuid(mediaId)) throw new AppError('not_found', MSG.notFound);
     const q = req.query as { token?: string };
     let userId: string;
     if (q.token) {
