@@ -362,8 +362,26 @@ export interface Moment {
   startTime: number;
   endTime: number;
   text: string;
+  /** On the one scale of SEARCH_SCORE_SCALE, for every search type: 0 (nothing) to 1 (certain). */
   score: number;
+  /** What the score means (confidenceOf(score)); results the client shows by default are high or medium. */
+  confidence?: SearchConfidence;
 }
+
+/**
+ * Search scores (issue 18). Every search type scores a moment from 0 to 1 on one scale, and the
+ * confidence level follows from it: high at SEARCH_CONFIDENCE.high and above, medium from
+ * SEARCH_CONFIDENCE.medium, low below. Visual text: how well the moment shows every concept of the
+ * query (the detector's or classifier's confidence times how closely the label matches the words,
+ * a geometric mean over the concepts). Image and moment: cosine similarity of image embeddings.
+ * Transcript: BM25 over the query's words, as a share of what a segment holding all of them would
+ * score, times phrase proximity. Unified: the two combined as independent evidence, 1-(1-a)(1-b).
+ */
+export type SearchConfidence = 'high' | 'medium' | 'low';
+export const SEARCH_CONFIDENCE = { high: 0.6, medium: 0.3 } as const;
+export const SEARCH_SCORE_SCALE = { min: 0, max: 1 } as const;
+export const confidenceOf = (score: number): SearchConfidence =>
+  score >= SEARCH_CONFIDENCE.high ? 'high' : score >= SEARCH_CONFIDENCE.medium ? 'medium' : 'low';
 
 export interface SearchRequest {
   text?: string;
@@ -400,6 +418,11 @@ export const MSG_SEARCH = {
   searchHeadline: "Find the exact moments you're thinking about across your videos",
   searchSubline: 'Search the Demo library or select an alternate library below.',
   placeholder: 'Ask me anything...',
+  /** Issue 18: results exist but none is high or medium confidence. */
+  noConfidentMatches: 'No confident matches',
+  showLowConfidence: (n: number) => `Show ${n} low-confidence result${n === 1 ? '' : 's'}`,
+  hideLowConfidence: 'Hide low-confidence results',
+  lowConfidence: 'Low confidence',
 } as const;
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, ingestCost, type BillingInfo, type Media, type Moment, type SearchResults } from '../../src/contract';
+import { API, confidenceOf, ingestCost, type BillingInfo, type Media, type Moment, type SearchResults } from '../../src/contract';
 import { DARKNET_PHOTOS, makeTestVideo, type TestVideo } from '../fixtures/makeMedia';
 import { MODELS_DIR } from '../fixtures/modelsDir';
 import { startTestServer } from './support/harness';
@@ -128,6 +128,32 @@ describe('ingest and search', () => {
     expect(r.some((m) => overlaps(m, entry('horses.jpg')))).toBe(true);
     const plural = inMedia(await search('visual', { text: 'horses' }), media._id);
     expect(overlaps(plural[0]!, entry('horses.jpg'))).toBe(true);
+  });
+
+  it('answers every search type on the one 0-1 scale with its confidence, and nothing confident for what is not there', async () => {
+    for (const [type, text] of [
+      ['visual', 'dog'],
+      ['transcript', 'quick brown fox'],
+      ['unified', 'dog'],
+    ] as const) {
+      const r = inMedia(await search(type, { text }), media._id);
+      expect(r[0]!.confidence, `${type} ${text}`).toBe(confidenceOf(r[0]!.score));
+      expect(r[0]!.confidence, `${type} ${text}`).not.toBe('low');
+      for (const m of r) expect(m.score >= 0 && m.score <= 1).toBe(true);
+    }
+    // a breed the dog photo is not labelled with still finds it through WordNet (dog above it)
+    const breed = inMedia(await search('visual', { text: 'a whippet' }), media._id);
+    expect(overlaps(breed[0]!, entry('dog.jpg'))).toBe(true);
+    for (const [type, text] of [
+      ['visual', 'submarine'],
+      ['transcript', 'the orchestra tuned their violins at midnight'],
+    ] as const) {
+      const r = await search(type, { text });
+      expect(
+        r.results.filter((m) => m.confidence !== 'low'),
+        `${type} ${text}`,
+      ).toEqual([]);
+    }
   });
 
   it('finds an on-screen word', async () => {

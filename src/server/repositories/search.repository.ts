@@ -17,6 +17,10 @@ export interface FrameRow {
 
 const vec = (v: Float32Array) => `[${Array.from(v, (x) => x.toFixed(6)).join(',')}]`;
 
+/** How long a library's transcript statistics (segment count, mean length) are reused: they move slowly. */
+const STATS_TTL_MS = 60_000;
+const statsCache = new Map<string, { at: number; segments: number; avgLength: number }>();
+
 /** Index lookups for search; only completed media are searchable. */
 export class SearchRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -149,20 +153,51 @@ export class SearchRepository {
     return r?.v ? Float32Array.from(JSON.parse(r.v) as number[]) : null;
   }
 
-  /** Transcript segments matching a full-text query, best first. */
-  transcript(libraryIds: string[], text: string, mediaIds: string[] | undefined, limit: number, anyWord = false) {
-    // All words first; when nothing has them all, any word (ranked by how many and how close).
-    const tsq = anyWord
-      ? sql`replace(plainto_tsquery('english', ${text})::text, '&', '|')::tsquery`
-      : sql`websearch_to_tsquery('english', ${text})`;
+  /**
+   * What BM25 needs for a transcript query: the query's lexemes in order (Postgres's English
+   * configuration, as the index), the segments holding any of them (best by cover density, with
+   * their tsvector as text), and the statistics (segments, mean length, per-lexeme counts).
+   */
+  async transcriptCandidates(libraryIds: string[], text: string, mediaIds: string[] | undefined, limit: number) {
+    const lex = await sql<{ lexeme: string; positions: number[] }>`
+      select lexeme, positions from unnest(to_tsvector('english', ${text}))`.execute(this.db);
+    const query = lex.rows
+      .flatMap((r) => r.positions.map((p) => ({ l: r.lexeme, p: Number(p) })))
+      .sort((a, b) => a.p - b.p)
+      .map((x) => x.l);
+    const lexemes = [...new Set(query)];
+    const stats = { segments: 0, avgLength: 1, df: new Map<string, number>() };
+    if (!lexemes.length) return { query, stats, rows: [] };
+    const key = [...libraryIds].sort().join(',');
+    let base = statsCache.get(key);
+    if (!base || Date.now() - base.at > STATS_TTL_MS) {
+      const r = await sql<{ n: number; avg: number | null }>`
+        select count(*)::int n, avg(length(tsv))::float8 avg from transcript_segments where library_id in (${sql.join(libraryIds)})`.execute(
+        this.db,
+      );
+      base = { at: Date.now(), segments: r.rows[0]?.n ?? 0, avgLength: r.rows[0]?.avg ?? 1 };
+      statsCache.set(key, base);
+    }
+    stats.segments = base.segments;
+    stats.avgLength = base.avgLength;
+    const df = await sql<{ lexeme: string; n: number }>`
+      select l.lexeme, (select count(*)::int from transcript_segments s
+        where s.library_id in (${sql.join(libraryIds)}) and s.tsv @@ to_tsquery('simple', quote_literal(l.lexeme))) n
+      from unnest(${lexemes}::text[]) as l(lexeme)`.execute(this.db);
+    for (const r of df.rows) stats.df.set(r.lexeme, r.n);
+    const anyWord = sql`to_tsquery('simple', ${lexemes.map((l) => `'${l.replace(/'/g, "''")}'`).join(' | ')})`;
     let q = this.db
       .selectFrom('transcript_segments as s')
       .innerJoin('media as m', 'm.id', 's.media_id')
-      .select(['s.media_id', 's.library_id', 's.start', 's.end', 's.text', sql<number>`ts_rank_cd(s.tsv, ${tsq})`.as('rank')])
+      .select(['s.media_id', 's.library_id', 's.start', 's.end', 's.text', sql<string>`s.tsv::text`.as('tsv')])
       .where('s.library_id', 'in', libraryIds)
       .where('m.status', '=', 'completed')
-      .where(sql<boolean>`s.tsv @@ ${tsq}`);
+      .where(sql<boolean>`s.tsv @@ ${anyWord}`);
     if (mediaIds?.length) q = q.where('s.media_id', 'in', mediaIds);
-    return q.orderBy('rank', 'desc').limit(limit).execute();
+    const rows = await q
+      .orderBy(sql`ts_rank_cd(s.tsv, ${anyWord})`, 'desc')
+      .limit(limit)
+      .execute();
+    return { query, stats, rows };
   }
 }

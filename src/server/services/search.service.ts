@@ -1,4 +1,5 @@
 import {
+  confidenceOf,
   momentId,
   MSG_LIB,
   MSG_SEARCH,
@@ -18,18 +19,21 @@ import type { FrameRow, SearchRepository } from '../repositories/search.reposito
 import type { UserRow } from '../repositories/user.repository';
 import { toMedia } from './mediaView';
 import type { IndexModels } from './ports';
-import { cachedExpander, evidenceOf, frameScore } from './visualTerms';
+import { queryScore, type ResolvedConcept } from './conceptScore';
+import { parseQuery } from './queryConcepts';
+import { transcriptScore } from './transcriptScore';
+import { wordsOf } from './visualTerms';
 
-const STOPWORDS = new Set(
-  'a an and are as at be by for from has have in into is it its of on or over the their there this to under was were with without while near'.split(
-    ' ',
-  ),
-);
-/** Shots read from the shot index per query word, and how many of the best are scored keyframe by keyframe. */
+/** Shots read from the shot index per looked-up word, and how many of the best are scored keyframe by keyframe. */
 const SHOT_CANDIDATES = 400;
 const SHOTS_SCORED = 150;
-const RRF_K = 60;
+/** Index words looked up per concept (its own words first, then its best labels'). */
+const TERMS_PER_CONCEPT = 10;
+/** Labels a concept keeps (best first): enough for 'bird' or 'dog' and their ImageNet kinds. */
+const TARGETS_PER_CONCEPT = 400;
 const IMAGE_CANDIDATES = 200;
+/** Transcript segments read (any query word, best by Postgres's cover density) and rescored by BM25. */
+const TRANSCRIPT_CANDIDATES = 400;
 
 interface Scored {
   frame: FrameRow;
@@ -45,10 +49,7 @@ export interface SearchDeps {
 
 /** Finds moments by what is seen (text, image, moment), what is said, or both fused. */
 export class SearchService {
-  private readonly expanded: (label: string) => Set<string>;
-  constructor(private readonly d: SearchDeps) {
-    this.expanded = cachedExpander((l) => d.models.expandLabel(l));
-  }
+  constructor(private readonly d: SearchDeps) {}
 
   private async ownedLibraryIds(user: UserRow, ids: string[]) {
     const owned = new Set((await this.d.libraries.listByUser(user.id)).map((l) => l.id));
@@ -57,33 +58,61 @@ export class SearchService {
     return ids;
   }
 
-  /** Query words: emoji names are the client's job; here lower-case, stop words out, base forms in. */
-  private queryWords(text: string) {
-    return text
-      .toLowerCase()
-      .split(/[^a-z0-9']+/)
-      .map((w) => w.replace(/'s$/, ''))
-      .filter((w) => w && !STOPWORDS.has(w))
-      .map((w) => ({ word: w, forms: [...new Set([w, ...this.d.models.normaliseQueryTerm(w).map((x) => x.toLowerCase())])] }));
+  /**
+   * The query as concepts mapped onto the index (emoji names are the client's job): each with the
+   * labels it stands for and the index words that find candidate shots, best first.
+   */
+  resolveQuery(text: string): Array<{ concept: ResolvedConcept; lookups: Array<{ term: string; weight: number }> }> {
+    const m = this.d.models;
+    return parseQuery(text, { nounLemma: (p) => m.nounLemma(p) }, m.colourNames).map((q) => {
+      const literals = [...new Set([q.text, q.lemma ?? q.text, q.text.replace(/[\s-]+/g, '')])];
+      const targets = new Map<string, number>();
+      if (!q.isColour && q.lemma) for (const t of m.conceptTargets(q.lemma).slice(0, TARGETS_PER_CONCEPT)) targets.set(t.label, t.weight);
+      const lookups = new Map<string, number>();
+      const offer = (term: string | undefined, weight: number) => {
+        if (term && weight > (lookups.get(term) ?? 0) && (lookups.has(term) || lookups.size < TERMS_PER_CONCEPT)) lookups.set(term, weight);
+      };
+      // the concept's own words (the shot index has every label's hypernyms: 'vehicle' finds buses), then its labels' most distinctive words
+      const longest = (label: string) => wordsOf(label).sort((a, b) => b.length - a.length)[0];
+      if (q.isColour) offer(wordsOf(q.text).at(-1), 1);
+      else for (const l of literals) offer(longest(l), 1);
+      for (const [label, weight] of targets) offer(longest(label), weight);
+      return {
+        concept: {
+          text: q.text,
+          targets,
+          literals,
+          colours: q.colours,
+          count: q.count,
+          isColour: q.isColour,
+          optional: !q.isColour && targets.size === 0,
+        },
+        lookups: [...lookups].map(([term, weight]) => ({ term, weight })),
+      };
+    });
   }
 
   private async visualByText(libraryIds: string[], text: string, mediaIds?: string[]): Promise<Scored[]> {
-    const words = this.queryWords(text);
-    if (!words.length) return [];
-    // Candidate shots from the shot index (each word's best shots), ranked by their mean score over
-    // the words as frameScore ranks keyframes; then the keyframes of the best shots, scored exactly.
-    const shots = new Map<string, { mediaId: string; shotIdx: number; score: number }>();
-    for (const w of words)
-      for (const s of await this.d.search.topShots(libraryIds, w.forms, SHOT_CANDIDATES, mediaIds)) {
-        const key = `${s.mediaId}:${s.shotIdx}`;
-        const cur = shots.get(key) ?? { mediaId: s.mediaId, shotIdx: s.shotIdx, score: 0 };
-        cur.score += s.score / words.length;
-        shots.set(key, cur);
-      }
-    const best = [...shots.values()].sort((a, b) => b.score - a.score).slice(0, SHOTS_SCORED);
+    const query = this.resolveQuery(text);
+    if (!query.length) return [];
+    const concepts = query.map((q) => q.concept);
+    // Candidate shots from the shot index: a shot's score for a concept is its best looked-up word
+    // (times that word's weight), averaged over the concepts; the best shots are scored exactly.
+    const shots = new Map<string, { mediaId: string; shotIdx: number; perConcept: number[] }>();
+    for (const [i, q] of query.entries()) {
+      for (const { term, weight } of q.lookups)
+        for (const s of await this.d.search.topShots(libraryIds, [term], SHOT_CANDIDATES, mediaIds)) {
+          const key = `${s.mediaId}:${s.shotIdx}`;
+          const cur = shots.get(key) ?? { mediaId: s.mediaId, shotIdx: s.shotIdx, perConcept: query.map(() => 0) };
+          cur.perConcept[i] = Math.max(cur.perConcept[i]!, s.score * weight);
+          shots.set(key, cur);
+        }
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const best = [...shots.values()].sort((a, b) => mean(b.perConcept) - mean(a.perConcept)).slice(0, SHOTS_SCORED);
     const scored = new Map<string, Scored>();
     for (const f of await this.d.search.framesOfShots(best)) {
-      const s = frameScore(evidenceOf(f), words, this.expanded);
+      const s = queryScore(f, concepts);
       if (s > 0) scored.set(f.id, { frame: f, score: s });
     }
     // CLIP, when installed, adds text-to-image similarity (useful for things no label names).
@@ -94,7 +123,7 @@ export class SearchService {
         const bonus = Math.max(0, (f.sim ?? 0) - 0.2) * 3;
         if (bonus <= 0) continue;
         const cur = scored.get(f.id);
-        scored.set(f.id, { frame: cur?.frame ?? f, score: (cur?.score ?? 0) + bonus });
+        scored.set(f.id, { frame: cur?.frame ?? f, score: Math.min(1, (cur?.score ?? 0) + bonus) });
       }
     }
     return [...scored.values()];
@@ -162,6 +191,7 @@ export class SearchService {
           endTime: end,
           text: '',
           score: Math.max(...run.map((r) => r.score)),
+          confidence: confidenceOf(Math.max(...run.map((r) => r.score))),
         });
         run = [];
       };
@@ -190,38 +220,48 @@ export class SearchService {
     return [];
   }
 
+  /** Segments holding any query word, scored by BM25 with phrase proximity (transcriptScore.ts). */
   private async transcript(libraryIds: string[], req: SearchRequest, limit: number): Promise<Moment[]> {
     const text = req.text?.trim();
     if (!text) return [];
-    let rows = await this.d.search.transcript(libraryIds, text, req.mediaIds, limit);
-    if (!rows.length) rows = await this.d.search.transcript(libraryIds, text, req.mediaIds, limit, true);
-    return rows.map((r) => ({
-      id: momentId(r.media_id, r.start, r.end),
-      mediaId: r.media_id,
-      libraryId: r.library_id,
-      startTime: r.start,
-      endTime: r.end,
-      text: r.text,
-      score: Number(r.rank),
-    }));
+    const { query, stats, rows } = await this.d.search.transcriptCandidates(libraryIds, text, req.mediaIds, TRANSCRIPT_CANDIDATES);
+    if (!query.length) return [];
+    return rows
+      .map((r) => {
+        const score = transcriptScore(query, r.tsv, stats);
+        return {
+          id: momentId(r.media_id, r.start, r.end),
+          mediaId: r.media_id,
+          libraryId: r.library_id,
+          startTime: r.start,
+          endTime: r.end,
+          text: r.text,
+          score,
+          confidence: confidenceOf(score),
+        };
+      })
+      .filter((m) => m.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
   }
 
-  /** Reciprocal-rank fusion of both lists; overlapping moments of one media merge into one. */
+  /**
+   * Both lists on their common scale; a moment seen and said (overlapping moments of one media)
+   * merges into one scored as independent evidence, 1-(1-a)(1-b), so agreement raises confidence.
+   */
   private fuse(visual: Moment[], spoken: Moment[]): Moment[] {
-    const all = [
-      ...visual.map((m, i) => ({ ...m, score: 1 / (RRF_K + i + 1) })),
-      ...spoken.map((m, i) => ({ ...m, score: 1 / (RRF_K + i + 1) })),
-    ];
+    const all = [...visual, ...spoken].map((m) => ({ ...m }));
     all.sort((a, b) => a.mediaId.localeCompare(b.mediaId) || a.startTime - b.startTime);
     const merged: Moment[] = [];
     for (const m of all) {
       const last = merged[merged.length - 1];
       if (last && last.mediaId === m.mediaId && m.startTime < last.endTime) {
         last.endTime = Math.max(last.endTime, m.endTime);
-        last.score += m.score;
+        last.score = 1 - (1 - last.score) * (1 - m.score);
+        last.confidence = confidenceOf(last.score);
         last.text = [last.text, m.text].filter(Boolean).join(' ');
         last.id = momentId(last.mediaId, last.startTime, last.endTime);
-      } else merged.push({ ...m });
+      } else merged.push(m);
     }
     return merged.sort((a, b) => b.score - a.score);
   }
