@@ -685,10 +685,19 @@ export class TimelineEngine {
     const frame = nearestFrame(seconds, this.fps, this.duration);
     // The element is sent to the middle of the frame: a boundary time can round to the frame before
     // (0.12 s is 0.11999… in binary) and decoders differ on which side of a boundary they show.
-    const mid = frameTime(frame + 0.5, this.fps);
-    const target = (mid < this.duration ? mid : frameTime(frame, this.fps)) + this.videoOffset();
+    const shown = this.pictureFrame(frame);
+    const mid = frameTime(shown + 0.5, this.fps);
+    const target = (mid < this.duration ? mid : frameTime(shown, this.fps)) + this.videoOffset();
     if (this.video && Math.abs(this.video.currentTime - target) > 1e-6) this.video.currentTime = target;
     this.showFrame(frame, revealIt);
+  }
+
+  /**
+   * The frame the picture shows at playhead position `frame`: itself, except at the media's end
+   * boundary (End), which shows the last frame (at the very end an HLS stream shows none).
+   */
+  private pictureFrame(frame: number): number {
+    return Math.min(frame, Math.max(0, Math.ceil(this.duration * this.fps - 1e-6) - 1));
   }
 
   private showFrame(frame: number, revealIt: boolean) {
@@ -788,7 +797,10 @@ export class TimelineEngine {
     const v = video as VideoFrameCallbackVideo;
     const follow = () => {
       if (this.video !== v || this.state.dragging === 'playhead') return;
-      this.showFrame(frameAt(v.currentTime - this.videoOffset(), this.fps, this.duration), this.state.playing);
+      const frame = frameAt(v.currentTime - this.videoOffset(), this.fps, this.duration);
+      // The element showing the last frame for the end boundary leaves the playhead at the end.
+      if (frame !== this.state.frame && frame === this.pictureFrame(this.state.frame)) return;
+      this.showFrame(frame, this.state.playing);
     };
     const startFrames = () => {
       if (this.stopVideoFrames || !v.requestVideoFrameCallback) return;

@@ -630,6 +630,24 @@ describe('keyboard', () => {
     expect(seq).toEqual([5, 10, 12, 7, 6, 7, 0, 12, 0]);
   });
 
+  it('End shows the last frame and keeps the playhead at the end; Home the first', async () => {
+    await timeline({ width: 1000, media: { duration: 12, frameRate: 25 } });
+    const r = await page.evaluate(async () => {
+      const t = window.t!;
+      const v = t.fakeVideo!;
+      const seeked = () => new Promise((resolve) => v.addEventListener('timeupdate', resolve, { once: true }));
+      t.key('End');
+      await seeked(); // the element's report of where it is does not move the playhead off the end
+      const end = { time: t.state.time, video: v.currentTime };
+      t.key('Home');
+      await seeked();
+      return { end, home: { time: t.state.time, video: v.currentTime } };
+    });
+    // the middle of frame 299, the last one (12 s itself shows no picture in an HLS stream)
+    expect(r.end).toEqual({ time: 12, video: 299.5 / 25 });
+    expect(r.home).toEqual({ time: 0, video: 0.5 / 25 });
+  });
+
   it('Space plays and pauses the video; comma and period step one frame, pausing first', async () => {
     await timeline({ width: 1000, media: { duration: 12, frameRate: 25 } });
     const r = await page.evaluate(() => {

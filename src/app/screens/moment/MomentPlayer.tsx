@@ -103,10 +103,22 @@ export function MomentPlayer({
       if (r && (now >= r.endTime || now < r.startTime - LOOP_SLACK_SECONDS)) seekMedia(video, r.startTime);
       resumeAt.current = video.currentTime;
     };
+    // A seek from outside the player (the timeline: Home, End, a click on the ruler, a playhead drag)
+    // to a time outside the moment leaves Moment mode, as the player's own seek does. Without this
+    // the loop above pulled every such seek back to the moment's start (End acted like Home).
+    const leave = () => {
+      const r = loop.current;
+      const now = mediaTimeOf(video);
+      if (!r || (now < r.endTime && now >= r.startTime - LOOP_SLACK_SECONDS)) return;
+      loop.current = null;
+      setMode('full');
+    };
     const onDuration = () => setElementDuration(Number.isFinite(video.duration) ? video.duration : 0);
+    video.addEventListener('seeking', leave);
     video.addEventListener('timeupdate', keep);
     video.addEventListener('durationchange', onDuration);
     return () => {
+      video.removeEventListener('seeking', leave);
       video.removeEventListener('timeupdate', keep);
       video.removeEventListener('durationchange', onDuration);
     };

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { MSG_MOMENT, ROUTES } from '../../src/contract';
+import { COUNTER_FPS, COUNTER_SECONDS, uploadCounterVideo } from '../fixtures/counterVideo';
+import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, type Viewport } from './harness';
+
+/**
+ * The moment dialog as a demanding user drives it (issue 19), on a counter video (every frame shows
+ * its own number) cut at 6 s, so that its first moment ends well before the media does.
+ */
+
+const { app, openBrowser } = e2eSuite();
+
+const LAST_FRAME = COUNTER_FPS * COUNTER_SECONDS - 1;
+
+/** The frame number the dialog's <video> shows now, read from its stripes (callers poll until it settles). */
+function shownFrame(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const video = document.querySelector<HTMLVideoElement>('[role=dialog] video')!;
+    if (video.seeking) await new Promise((r) => video.addEventListener('seeked', r, { once: true }));
+    const canvas = document.createElement('canvas');
+    canvas.width = 640;
+    canvas.height = 360;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+    ctx.drawImage(video, 0, 0, 640, 360);
+    let n = 0;
+    for (let i = 0; i < 10; i++) {
+      const [r, g, b] = ctx.getImageData(i * 64 + 32, 50, 1, 1).data;
+      if (r! + g! + b! > 3 * 128) n |= 1 << i;
+    }
+    return n;
+  });
+}
+
+/** A full-window screenshot once the dialog's video shows a frame and every image has settled. */
+async function shot(page: Page, name: string) {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll<HTMLVideoElement>('[role=dialog] video')].every((v) => v.readyState >= 2) &&
+      [...document.images].every((img) => img.complete),
+    null,
+    { timeout: 20_000 },
+  );
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
+}
+
+/** A new account with the counter video indexed, signed in on a search for it; the first moment's card. */
+async function counterSearch(tag: string, viewport: Viewport = { width: 1280, height: 900 }) {
+  const email = uniqueEmail(tag);
+  const password = `${tag} password`;
+  await createVerifiedUser(app, email, password);
+  const { library, media } = await uploadCounterVideo(app.url, email, password, { cutAt: 6 });
+  expect(media.status).toBe('completed');
+  const { page } = await openBrowser(viewport);
+  await signIn(page, app.url, email, password, `${ROUTES.search}?libs=${library._id}`);
+  await page.waitForURL((u) => u.pathname === ROUTES.search);
+  await page.getByPlaceholder(/Ask me anything/).fill('counter');
+  // The moment from the first frame (the cut makes a second one from 6 s).
+  const card = page
+    .locator(`.moment-card:not(.moment-card--skeleton)[data-media-id="${media._id}"]`)
+    .filter({ has: page.locator('.moment-card__chips .time-chip', { hasText: /^00:00:00 – / }) })
+    .first();
+  await card.waitFor({ timeout: 60_000 });
+  return { page, card, library, media };
+}
+
+/** Opens the card's dialog and waits for its timeline and a playable picture. */
+async function openDialog(page: Page, card: ReturnType<Page['locator']>) {
+  await card.locator('.moment-card__frame').click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByTestId('timeline-canvas').locator('canvas').waitFor();
+  await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[role=dialog] video')?.readyState ?? 0) >= 2);
+  return dialog;
+}
+
+describe('moment dialog (issue 19)', () => {
+  it('End goes to the end of the media and Home to its start, in Moment mode too', { timeout: 240_000 }, async () => {
+    const { page, card } = await counterSearch('endkey');
+    const dialog = await openDialog(page, card);
+    await dialog.getByRole('radio', { name: MSG_MOMENT.moment, checked: true }).waitFor();
+    await shot(page, 'moment-dialog-1280');
+    // The moment ends well before the media's last frame (at a shot change).
+    const range = await dialog.getByTestId('moment-range').innerText();
+    expect(range).toMatch(/^00:00:00(\.00)? – 00:00:0\d/);
+
+    // Keys go to the timeline from any control that does not take them itself.
+    await dialog.getByRole('button', { name: 'Zoom in' }).focus();
+    await page.keyboard.press('k');
+    await page.waitForFunction(() => document.querySelector<HTMLVideoElement>('[role=dialog] video')!.paused, null, { timeout: 5_000 });
+    const frame = (expected: number) => expect.poll(() => shownFrame(page), { timeout: 5_000 }).toBe(expected);
+
+    // End: the media's last frame (it used to be pulled back to the moment's start, like Home).
+    await page.keyboard.press('End');
+    await frame(LAST_FRAME);
+    await dialog.getByRole('radio', { name: MSG_MOMENT.fullVideo, checked: true }).waitFor();
+    await expect.poll(() => dialog.locator('.timeline__timecode').innerText()).toMatch(/^00:00:1[12]/);
+    // and it stays there
+    await page.waitForTimeout(500);
+    expect(await shownFrame(page)).toBe(LAST_FRAME);
+
+    // Home: the first frame; End again: the last.
+    await page.keyboard.press('Home');
+    await frame(0);
+    await page.keyboard.press('End');
+    await frame(LAST_FRAME);
+
+    // Back in Moment mode the moment plays again from its start.
+    await dialog.getByRole('radio', { name: MSG_MOMENT.moment }).click();
+    await expect.poll(() => shownFrame(page), { timeout: 5_000 }).toBeLessThan(6 * COUNTER_FPS);
+  });
+});
