@@ -28,6 +28,13 @@ describe.skipIf(!fs.existsSync(BUILT_MANIFEST))('the built app (dist/)', () => {
       for (const part of ['timeline/TimelineView.tsx', 'hls.js/dist/hls.light.mjs'])
         expect(onDemand, out).toContain(`${screen}.tsx: ${part}`);
   });
+
+  it('loads the merge dialog (clip editor, players, ffmpeg.wasm client) only when Merge is pressed', () => {
+    const { out } = bundleSize();
+    const onDemand = out.slice(out.indexOf('Loaded on demand'));
+    expect(onDemand, out).toContain('SearchScreen.tsx: screens/merge/MergeDialog.tsx');
+    expect(out.slice(0, out.indexOf('Loaded on demand')), out).not.toMatch(/ffmpeg|MergeDialog/);
+  });
 });
 
 describe('scripts/bundle-size.mjs', () => {

@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 import { serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
 import { encodedSeconds, parseMediaPlaylist, planClip, type ClipPart } from './compilePlan';
-import type { CompileProtocol } from './compile.protocol';
+import { effectiveFrameRate } from '../../engine/kernels/frames';
+import type { CompilePart, CompileProtocol } from './compile.protocol';
 
 // The ffmpeg.wasm core (the Emscripten module @ffmpeg/ffmpeg wraps in its own worker), driven
 // directly here so that fetching, planning and cutting all happen off the page in one worker.
@@ -56,8 +57,10 @@ async function fetchAll(urls: string[], limit = 4): Promise<Map<string, Uint8Arr
   return out;
 }
 
+const bufferOf = (data: Uint8Array) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
+
 serveRpc<CompileProtocol>(self as unknown as RpcEndpoint, {
-  build: async ({ clips, coreURL, wasmURL }) => {
+  cut: async ({ clips, coreURL, wasmURL }) => {
     const t0 = performance.now();
     const c = await loadCore(coreURL, wasmURL);
     const t1 = performance.now();
@@ -67,44 +70,55 @@ serveRpc<CompileProtocol>(self as unknown as RpcEndpoint, {
     );
     const segments = await fetchAll(plans.flat().map((p) => p.segment.url));
     const t2 = performance.now();
-    const names = new Map<string, string>();
-    for (const [url, bytes] of segments) {
-      const name = `s${names.size}.ts`;
-      names.set(url, name);
-      c.FS.writeFile(name, bytes);
-    }
-    const list: string[] = [];
-    const written: string[] = [...names.values()];
-    for (const part of plans.flat()) {
-      const input = names.get(part.segment.url)!;
-      if (part.kind === 'copy') {
-        list.push(input);
-        continue;
+    const parts: CompilePart[] = [];
+    plans.forEach((plan, i) => {
+      const fps = effectiveFrameRate(clips[i]!.frameRate);
+      for (const part of plan) {
+        const bytes = segments.get(part.segment.url)!;
+        if (part.kind === 'copy') {
+          parts.push({ ts: bufferOf(bytes), duration: part.segment.duration });
+          continue;
+        }
+        c.FS.writeFile('in.ts', bytes);
+        // Decoded from the segment's first (key)frame and cut on the output side, by whole frames: from
+        // the frame at `from`, exactly `frames` of them. High profile and 4:2:0 like the rendition.
+        const frames = Math.max(1, Math.round((part.to - part.from) * fps));
+        run(c, [
+          ...['-i', 'in.ts', '-ss', Math.max(0, part.from - 0.5 / fps).toFixed(6), '-t', (frames / fps + 0.5 / fps).toFixed(6)],
+          ...['-frames:v', String(frames), '-map', '0:v:0', '-map', '0:a:0?'],
+          ...['-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p'],
+          ...['-c:a', 'aac', '-b:a', '128k', '-f', 'mpegts', 'out.ts'],
+        ]);
+        parts.push({ ts: bufferOf(c.FS.readFile('out.ts')), duration: frames / fps });
+        c.FS.unlink('in.ts');
+        c.FS.unlink('out.ts');
       }
-      const out = `p${list.length}.ts`;
-      // Decoded from the segment's first (key)frame, cut on the output side: frame-exact. High profile
-      // and 4:2:0 like the rendition, so the stream-copied segments around it decode alike.
-      run(c, [
-        ...['-i', input, '-ss', part.from.toFixed(6), '-t', (part.to - part.from).toFixed(6)],
-        ...['-map', '0:v:0', '-map', '0:a:0?', '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p'],
-        ...['-c:a', 'aac', '-b:a', '128k', '-f', 'mpegts', out],
-      ]);
-      list.push(out);
-      written.push(out);
-    }
-    const t3 = performance.now();
-    c.FS.writeFile('list.txt', list.map((f) => `file '${f}'`).join('\n'));
-    run(c, ['-f', 'concat', '-safe', '0', '-i', 'list.txt', '-c', 'copy', '-movflags', '+faststart', 'out.mp4']);
-    const data = c.FS.readFile('out.mp4');
-    for (const f of [...written, 'list.txt', 'out.mp4']) c.FS.unlink(f);
-    const mp4 = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
+    });
     const timings = {
       loadMs: t1 - t0,
       fetchMs: t2 - t1,
-      encodeMs: t3 - t2,
-      joinMs: performance.now() - t3,
+      encodeMs: performance.now() - t2,
       encodedSeconds: plans.reduce((s, p) => s + encodedSeconds(p), 0),
     };
-    return withTransfer({ mp4, timings }, [mp4]);
+    return withTransfer(
+      { parts, timings },
+      parts.map((p) => p.ts),
+    );
+  },
+
+  join: async ({ parts, coreURL, wasmURL }) => {
+    const t0 = performance.now();
+    const c = await loadCore(coreURL, wasmURL);
+    const names = parts.map((p, i) => {
+      const name = `p${i}.ts`;
+      c.FS.writeFile(name, new Uint8Array(p.ts));
+      return name;
+    });
+    // Each part's length is given, so the next starts exactly there (a part's audio may run a little longer).
+    c.FS.writeFile('list.txt', names.map((n, i) => `file '${n}'\nduration ${parts[i]!.duration.toFixed(6)}`).join('\n'));
+    run(c, ['-f', 'concat', '-safe', '0', '-i', 'list.txt', '-c', 'copy', '-movflags', '+faststart', 'out.mp4']);
+    const mp4 = bufferOf(c.FS.readFile('out.mp4'));
+    for (const f of [...names, 'list.txt', 'out.mp4']) c.FS.unlink(f);
+    return withTransfer({ mp4, joinMs: performance.now() - t0 }, [mp4]);
   },
 });

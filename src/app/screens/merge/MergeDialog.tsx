@@ -65,6 +65,8 @@ declare global {
   interface Window {
     /** Clip switches seen by the merge dialog's frame clock (read by the e2e test and the gap benchmark). */
     __mergeSwitches?: SwitchRecord[];
+    /** The dialog's player (its `trace` explains a switch that did not happen). */
+    __mergePlayback?: SequencePlayback;
   }
 }
 
@@ -88,8 +90,9 @@ export default function MergeDialog({
 }) {
   const initial = useMemo(() => moments.map((m) => clipOfMoment(m, medias[m.mediaId])), [moments, medias]);
   const [engine, setEngine] = useState<SequenceEngine | null>(null);
-  const timelineRef = useRef<HTMLDivElement>(null);
-  const rootRef = useRef<HTMLDivElement>(null);
+  // State, not refs: the dialog's content mounts in its portal after this component first renders.
+  const [timelineEl, setTimelineEl] = useState<HTMLDivElement | null>(null);
+  const [rootEl, setRootEl] = useState<HTMLDivElement | null>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const [videoA, setVideoA] = useState<HTMLVideoElement | null>(null);
   const [videoB, setVideoB] = useState<HTMLVideoElement | null>(null);
@@ -113,8 +116,8 @@ export default function MergeDialog({
 
   // The editor: created once with the selection; its callbacks reach the player through the ref.
   useEffect(() => {
-    const container = timelineRef.current;
-    const keyTarget = rootRef.current;
+    const container = timelineEl;
+    const keyTarget = rootEl;
     if (!container || !keyTarget) return;
     let created: SequenceEngine | null = null;
     let cancelled = false;
@@ -141,7 +144,7 @@ export default function MergeDialog({
       created?.destroy();
       setEngine(null);
     };
-  }, [initial]);
+  }, [initial, timelineEl, rootEl]);
 
   // The two players, once the editor and the preview tokens are there.
   useEffect(() => {
@@ -158,6 +161,7 @@ export default function MergeDialog({
       onSwitch: (r) => (window.__mergeSwitches ??= []).push(r),
     });
     playback.current = p;
+    window.__mergePlayback = p;
     const s = engine.getState();
     p.setClips(s.clips, s.currentTime);
     return () => {
@@ -205,6 +209,7 @@ export default function MergeDialog({
           ).href,
           start: c.beginEndTimestamp.startTime,
           end: c.beginEndTimestamp.endTime,
+          frameRate: c.frameRate,
         })),
       );
       setPreview({ url: URL.createObjectURL(blob), ms: performance.now() - t0 });
@@ -277,7 +282,7 @@ export default function MergeDialog({
 
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()} width={1160} title={MSG_MERGE.dialogTitle} footer={footer}>
-      <div ref={rootRef} className="merge" data-testid="merge-dialog">
+      <div ref={setRootEl} className="merge" data-testid="merge-dialog">
         <div className="merge__top">
           <SegmentedControl<View>
             label="Show"
@@ -322,7 +327,7 @@ export default function MergeDialog({
             <IconFullscreen size={18} />
           </IconButton>
         </div>
-        <div ref={timelineRef} className="merge__timeline" aria-hidden="true" data-testid="sequence-timeline" />
+        <div ref={setTimelineEl} className="merge__timeline" aria-hidden="true" data-testid="sequence-timeline" />
         <MomentList engine={engine} state={state} pictureOf={pictureUrl} />
         {blocked && <p className="merge__blocked">{blocked}</p>}
       </div>

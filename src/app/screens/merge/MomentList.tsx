@@ -5,7 +5,7 @@ import { clipStarts, type SequenceClip } from '../../../engine/sequence/sequence
 import { IconButton } from '../../ui/Button';
 import { IconChevronLeft, IconPlus, IconTrash } from '../../ui/icons';
 import { IconTrim } from '../moment/playerIcons';
-import { formatTimecode } from '../search/momentFormat';
+import { formatPreciseTimecode } from '../search/momentFormat';
 import { ClipTrimDialog } from './ClipTrimDialog';
 
 /**
@@ -79,10 +79,11 @@ export function MomentList({
               key={clip.id}
               data-clip-item
               data-testid="merge-clip"
+              data-media-id={clip.extendedMediaId.mediaId}
               className={`moment-list__item${i === state.current ? ' moment-list__item--current' : ''}${dragFrom === i ? ' moment-list__item--dragging' : ''}`}
               style={{ width: MOMENT_LIST_ITEM_WIDTH }}
               tabIndex={0}
-              aria-label={`${i + 1} of ${n}: ${clip.label}, ${formatTimecode(clip.beginEndTimestamp.startTime)} to ${formatTimecode(clip.beginEndTimestamp.endTime)}`}
+              aria-label={`${i + 1} of ${n}: ${clip.label}, ${formatPreciseTimecode(clip.beginEndTimestamp.startTime)} to ${formatPreciseTimecode(clip.beginEndTimestamp.endTime)}`}
               draggable
               onDragStart={(e) => {
                 e.dataTransfer.effectAllowed = 'move';
@@ -103,7 +104,7 @@ export function MomentList({
                 {clip.label}
               </span>
               <span className="moment-list__range muted">
-                {formatTimecode(clip.beginEndTimestamp.startTime)}–{formatTimecode(clip.beginEndTimestamp.endTime)} ·{' '}
+                {formatPreciseTimecode(clip.beginEndTimestamp.startTime)}–{formatPreciseTimecode(clip.beginEndTimestamp.endTime)} ·{' '}
                 {clip.duration.toFixed(1)} s
               </span>
               <span className="moment-list__actions">

@@ -1,8 +1,8 @@
+import { VIDEO_TIME_OFFSET } from '../../../contract';
 import { effectiveFrameRate } from '../../../engine/kernels';
 import { locate, timeInClip, type SequenceClip } from '../../../engine/sequence/sequenceModel';
-import { attachPlayer, type PlayerHandle } from '../search/momentPlayer';
 import { mediaTimeOf, seekMedia, videoTimeOffset } from '../moment/mediaClock';
-import { VIDEO_TIME_OFFSET } from '../../../contract';
+import { attachPlayer, type PlayerHandle } from '../search/momentPlayer';
 
 /** One of the two players: an element, the media attached to it and the clip it is positioned on. */
 interface Slot {
@@ -12,9 +12,14 @@ interface Slot {
   clipIndex: number;
   /** The media time it was last asked to show (sought again once the B-frame offset is known). */
   target: number;
+  /** Hidden and playing towards its clip's start (the preroll), muted until it is in front. */
+  rolling: boolean;
+  /** When play() was last called on it (to learn how long an element takes to start). */
+  playCalledAt: number | null;
 }
 
-type FrameCallback = (now: number, meta: { mediaTime: number; expectedDisplayTime: number; presentedFrames: number }) => void;
+type FrameMeta = { mediaTime: number; expectedDisplayTime: number };
+type FrameCallback = (now: number, meta: FrameMeta) => void;
 type FrameVideo = HTMLVideoElement & {
   requestVideoFrameCallback(cb: FrameCallback): number;
   cancelVideoFrameCallback(handle: number): void;
@@ -39,19 +44,29 @@ export interface SequencePlaybackOptions {
   /** Playback moved on (sequence seconds); the editor's setPlaybackTime. */
   onTime(time: number): void;
   onPlaying(playing: boolean): void;
-  /** The element in front changed. */
-  onActive?(video: HTMLVideoElement): void;
   onSwitch?(record: SwitchRecord): void;
 }
+
+/**
+ * How far before its clip the back element is positioned, so it can already be playing (hidden and
+ * muted) when the front one shows its last frame: an element takes a few hundred ms from play() to
+ * its first new frame, which would otherwise be a frozen picture at every boundary.
+ */
+const PREROLL_SECONDS = 0.6;
+/** First guess of that start-up time; then learnt from every play(). */
+const START_LATENCY_SECONDS = 0.25;
 
 const mediaKeyOf = (c: SequenceClip) => `${c.extendedMediaId.libraryId}/${c.extendedMediaId.mediaId}`;
 
 /**
- * Plays a sequence of clips seamlessly on two <video> elements: the one in front plays the current
- * clip; the other is loaded and positioned on the next clip's first frame from 2 s before the current
- * one ends (`preload`, driven by the editor's `onPreload`). On the frame clock
- * (requestVideoFrameCallback) the front element's last frame of a clip pauses it and the back one,
- * already showing the next first frame, comes to the front and plays: no blank, no extra frame.
+ * Plays a sequence of clips seamlessly on two <video> elements. The front one plays the current
+ * clip. The back one is loaded and positioned just before the next clip's start from 2 s before the
+ * current one ends (`preload`, driven by the editor's `onPreload`); on the frame clock
+ * (requestVideoFrameCallback) it starts playing, hidden and muted, so that it reaches the next clip's
+ * first frame as the front one shows its last. The front element pauses on its last frame, and on
+ * the back element's frame callback for the next clip's first frame the two change places. Where no
+ * preroll was possible (a clip at the very start of its media) the back element starts at the last
+ * frame and the switch waits for its first frame callback.
  */
 export class SequencePlayback {
   private clips: readonly SequenceClip[] = [];
@@ -59,16 +74,34 @@ export class SequencePlayback {
   private front = 0;
   private playing = false;
   private rate = 1;
-  private watching: { slot: Slot; handle: number } | null = null;
+  private latency = START_LATENCY_SECONDS;
+  private readonly watches = new Map<Slot, number>();
   private reverseTimer: ReturnType<typeof setInterval> | null = null;
   private destroyed = false;
+  /** The front clip showed its last frame; the back one is awaited. */
   private pending: { from: number; lastFrameAt: number; lastMediaTime: number } | null = null;
-  private swapTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The front element's latest frame: how far its clip still has to go. */
+  private frontLeft = Number.POSITIVE_INFINITY;
+  private endTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly cleanups: (() => void)[] = [];
   readonly switches: SwitchRecord[] = [];
+  /** The last events, for diagnosing a switch that did not happen (tests print it). */
+  readonly trace: string[] = [];
+  private log(event: string) {
+    this.trace.push(`${performance.now().toFixed(0)} ${event}`);
+    if (this.trace.length > 80) this.trace.shift();
+  }
 
   constructor(private readonly o: SequencePlaybackOptions) {
-    this.slots = o.videos.map((video) => ({ video, handle: null, mediaKey: null, clipIndex: -1, target: 0 })) as [Slot, Slot];
+    this.slots = o.videos.map((video) => ({
+      video,
+      handle: null,
+      mediaKey: null,
+      clipIndex: -1,
+      target: 0,
+      rolling: false,
+      playCalledAt: null,
+    })) as [Slot, Slot];
     for (const slot of this.slots) {
       // attachPlayer seeks on loadedmetadata; the B-frame offset arrives later, so the seek is redone then.
       const again = () => seekMedia(slot.video, slot.target);
@@ -82,7 +115,11 @@ export class SequencePlayback {
     return this.slots[this.front]!.video;
   }
 
-  /** The clips changed (an edit): the front slot is re-positioned on `time`, the back one forgotten. */
+  get isPlaying() {
+    return this.playing;
+  }
+
+  /** The clips changed (an edit) or the playhead moved: shows sequence time `time`. */
   setClips(clips: readonly SequenceClip[], time: number) {
     if (clips !== this.clips) {
       this.clips = clips;
@@ -94,22 +131,29 @@ export class SequencePlayback {
 
   /** Shows sequence time `time` (paused or playing, as before). */
   seek(time: number) {
+    this.log(`seek ${time.toFixed(2)}`);
+    this.clearEndTimer();
     const at = locate(this.clips, time);
     if (!at) return;
-    const back = this.slots[1 - this.front]!;
-    // The back element already holds this clip (preloaded): bring it forward rather than reloading.
-    if (back.clipIndex === at.index && back.mediaKey === mediaKeyOf(this.clips[at.index]!)) this.swap();
-    this.position(this.slots[this.front]!, at.index, at.mediaTime);
     this.pending = null;
-    if (this.swapTimer !== null) clearTimeout(this.swapTimer);
-    this.swapTimer = null;
+    const back = this.slots[1 - this.front]!;
+    // The back element already holds this clip's media: bring it forward rather than reloading.
+    if (back.clipIndex === at.index && back.mediaKey === mediaKeyOf(this.clips[at.index]!)) this.swap();
+    const other = this.slots[1 - this.front]!;
+    this.stopRolling(other);
+    other.clipIndex = -1;
+    this.position(this.slots[this.front]!, at.index, at.mediaTime);
     if (this.playing) this.startFront();
   }
 
-  /** Loads and positions clip `index` on the back element, paused on its first frame. */
+  /** Loads clip `index` on the back element and positions it (paused) just before the clip's start. */
   preload(index: number) {
+    this.log(`preload ${index}`);
     if (index < 0 || index >= this.clips.length) return;
-    this.position(this.slots[1 - this.front]!, index, this.clips[index]!.beginEndTimestamp.startTime);
+    const back = this.slots[1 - this.front]!;
+    if (back.clipIndex === index && (back.rolling || back.target === this.prerollStart(index))) return;
+    this.stopRolling(back);
+    this.position(back, index, this.prerollStart(index));
   }
 
   /** Plays at `rate` (J/K/L: 0 pauses; negative steps backwards frame by frame). */
@@ -128,24 +172,54 @@ export class SequencePlayback {
   }
 
   pause() {
+    this.log('pause');
+    this.clearEndTimer();
     this.stopReverse();
-    if (this.swapTimer !== null) clearTimeout(this.swapTimer);
-    this.swapTimer = null;
     this.pending = null;
     this.playing = false;
-    for (const s of this.slots) s.video.pause();
+    for (const s of this.slots) {
+      s.video.pause();
+      this.stopRolling(s);
+    }
     this.o.onPlaying(false);
   }
 
-  get isPlaying() {
-    return this.playing;
+  private prerollStart(index: number): number {
+    return Math.max(0, this.clips[index]!.beginEndTimestamp.startTime - PREROLL_SECONDS);
   }
 
   private startFront() {
     const slot = this.slots[this.front]!;
+    this.startElement(slot);
+    this.watch(slot);
+  }
+
+  private startElement(slot: Slot) {
     slot.video.playbackRate = Math.max(0.25, Math.min(16, this.rate));
-    slot.video.play().catch(() => undefined);
-    this.watchFrames();
+    slot.playCalledAt = performance.now();
+    const index = slot.clipIndex;
+    slot.video.play().then(
+      () => this.log(`playing ${index}`),
+      (e: unknown) => {
+        this.log(`play ${index} refused: ${e instanceof Error ? e.message : String(e)}`);
+        // A new source being attached (hls.js) interrupts play(): try again once it can play.
+        const retry = () => {
+          if (!this.destroyed && slot.clipIndex === index && (slot.rolling || (this.playing && slot === this.slots[this.front])))
+            slot.video.play().catch(() => undefined);
+        };
+        if (slot.video.readyState >= 3) queueMicrotask(retry);
+        else slot.video.addEventListener('canplay', retry, { once: true });
+      },
+    );
+  }
+
+  private stopRolling(slot: Slot) {
+    if (!slot.rolling) return;
+    this.log(`stop rolling ${slot.clipIndex}`);
+    slot.rolling = false;
+    slot.video.pause();
+    // Back to the sound the front element has (the session's volume and mute).
+    slot.video.muted = this.slots[this.front]!.video.muted;
   }
 
   private position(slot: Slot, index: number, mediaTime: number) {
@@ -177,6 +251,11 @@ export class SequencePlayback {
     const old = this.slots[this.front]!;
     this.front = 1 - this.front;
     old.video.pause();
+    const now = this.slots[this.front]!;
+    if (now.rolling) {
+      now.rolling = false;
+      now.video.muted = old.video.muted;
+    }
     this.show();
   }
 
@@ -185,76 +264,136 @@ export class SequencePlayback {
       s.video.style.visibility = i === this.front ? 'visible' : 'hidden';
       s.video.setAttribute('aria-hidden', i === this.front ? 'false' : 'true');
     });
-    this.o.onActive?.(this.activeVideo);
   }
 
-  // The frame clock of whichever element is in front (one request at a time, moved when the front changes).
-  private watchFrames() {
-    if (this.destroyed) return;
-    const slot = this.slots[this.front]!;
-    if (this.watching?.slot === slot) return;
-    this.cancelFrames();
+  // One frame-callback request per element while it plays.
+  private watch(slot: Slot) {
+    if (this.destroyed || this.watches.has(slot)) return;
     const video = slot.video as FrameVideo;
     if (typeof video.requestVideoFrameCallback !== 'function') return;
-    const onFrame: FrameCallback = (_now, meta) => {
-      this.watching = null;
-      if (this.destroyed || slot !== this.slots[this.front]) return;
-      this.onFrame(slot, meta.mediaTime - videoTimeOffset(slot.video), meta.expectedDisplayTime);
-      if (this.playing && this.rate > 0 && this.swapTimer === null) this.watchFrames();
-    };
-    this.watching = { slot, handle: video.requestVideoFrameCallback(onFrame) };
+    const handle = video.requestVideoFrameCallback((_now, meta) => {
+      this.watches.delete(slot);
+      if (this.destroyed || !this.playing || this.rate < 0) return;
+      if (slot.playCalledAt !== null) {
+        // How long this element took to show a frame after play(): the next preroll starts that much earlier.
+        const took = (performance.now() - slot.playCalledAt) / 1000;
+        this.latency = Math.min(1, 0.5 * this.latency + 0.5 * took);
+        slot.playCalledAt = null;
+      }
+      const mediaTime = meta.mediaTime - videoTimeOffset(slot.video);
+      if (slot === this.slots[this.front]) this.onFrontFrame(slot, mediaTime, meta.expectedDisplayTime);
+      else this.onBackFrame(slot, mediaTime, meta.expectedDisplayTime);
+      if (!slot.video.paused) this.watch(slot);
+    });
+    this.watches.set(slot, handle);
   }
 
-  private onFrame(slot: Slot, mediaTime: number, displayAt: number) {
+  private cancelWatches() {
+    for (const [slot, handle] of this.watches) (slot.video as FrameVideo).cancelVideoFrameCallback?.(handle);
+    this.watches.clear();
+  }
+
+  private onFrontFrame(slot: Slot, mediaTime: number, displayAt: number) {
     const index = slot.clipIndex;
     const clip = this.clips[index];
-    if (!clip) return;
-    if (this.pending) {
-      const p = this.pending;
-      this.pending = null;
-      const record = {
-        from: p.from,
-        to: index,
-        lastFrameAt: p.lastFrameAt,
-        firstFrameAt: displayAt,
-        lastMediaTime: p.lastMediaTime,
-        firstMediaTime: mediaTime,
-      };
-      this.switches.push(record);
-      this.o.onSwitch?.(record);
-    }
+    if (!clip || this.pending) return;
     const start = clip.beginEndTimestamp.startTime;
-    const offset = Math.max(0, Math.min(clip.duration, mediaTime - start));
-    this.o.onTime(timeInClip(this.clips, index, offset));
+    const end = clip.beginEndTimestamp.endTime;
+    // Kept inside this clip: its end is the next clip's start, whose preload would then fire early.
+    this.o.onTime(timeInClip(this.clips, index, Math.max(0, Math.min(clip.duration - 1e-3, mediaTime - start))));
+    this.frontLeft = end - mediaTime;
     const frame = 1 / effectiveFrameRate(clip.frameRate);
-    // This is the clip's last frame when the next one would start at or after its end.
-    if (mediaTime + frame < clip.beginEndTimestamp.endTime - frame / 2) return;
-    if (index + 1 >= this.clips.length) {
+    const back = this.slots[1 - this.front]!;
+    const next = index + 1 < this.clips.length ? index + 1 : -1;
+    // Start the back element so that it reaches the next clip's first frame as this one ends.
+    if (next >= 0 && back.clipIndex === next && !back.rolling && back.target < this.clips[next]!.beginEndTimestamp.startTime) {
+      const lead = this.clips[next]!.beginEndTimestamp.startTime - back.target;
+      if (end - mediaTime <= lead + this.latency) {
+        back.rolling = true;
+        this.log(`roll ${next} from ${back.target.toFixed(2)} at ${mediaTime.toFixed(2)}`);
+        back.video.muted = true;
+        this.startElement(back);
+        this.watch(back);
+      }
+    }
+    // This is the clip's last frame when the next one would start at or after its end. Frame callbacks
+    // can come late on a busy machine, so the end is also kept by a timer set from the frames before it.
+    if (mediaTime + frame < end - frame / 2) {
+      // Half-way through the last frame's time on screen.
+      const untilLastShown = (end - frame / 2 - mediaTime) / this.rate;
+      // Re-aimed at every frame: the latest frame says best where the element's clock is.
+      this.clearEndTimer();
+      if (untilLastShown <= 1)
+        this.endTimer = setTimeout(() => {
+          this.endTimer = null;
+          if (!this.destroyed && this.playing && !this.pending && this.slots[this.front] === slot && slot.clipIndex === index)
+            this.finishClip(slot, end - frame, performance.now());
+        }, untilLastShown * 1000);
+      return;
+    }
+    this.finishClip(slot, mediaTime, displayAt);
+  }
+
+  // The front clip's last frame is on screen: hold it, and bring the next clip in as soon as it shows.
+  private finishClip(slot: Slot, mediaTime: number, displayAt: number) {
+    if (this.endTimer !== null) clearTimeout(this.endTimer);
+    this.endTimer = null;
+    const index = slot.clipIndex;
+    const clip = this.clips[index]!;
+    const back = this.slots[1 - this.front]!;
+    const next = index + 1 < this.clips.length ? index + 1 : -1;
+    if (next < 0) {
       this.pause();
       this.o.onTime(timeInClip(this.clips, index, clip.duration));
       return;
     }
-    const back = this.slots[1 - this.front]!;
-    if (back.clipIndex !== index + 1) this.preload(index + 1);
-    this.pending = { from: index, lastFrameAt: displayAt, lastMediaTime: mediaTime };
-    // The last frame stays on screen for its duration (the element is paused on it), then the back
-    // element, paused on the next clip's first frame, comes to the front and plays.
     slot.video.pause();
-    this.swapTimer = setTimeout(
-      () => {
-        this.swapTimer = null;
-        if (this.destroyed || !this.playing) return;
-        this.swap();
-        this.startFront();
-      },
-      (frame * 1000) / Math.max(1, this.rate),
-    );
+    this.log(`last frame of ${index} at ${mediaTime.toFixed(2)}; back ${back.clipIndex} rolling ${back.rolling}`);
+    this.frontLeft = Number.POSITIVE_INFINITY;
+    this.pending = { from: index, lastFrameAt: displayAt, lastMediaTime: mediaTime };
+    if (back.clipIndex !== next) this.preload(next);
+    if (!back.rolling) {
+      // No preroll (the clip starts at 0 of its media, or it was too short to start one): start now.
+      this.position(back, next, this.clips[next]!.beginEndTimestamp.startTime);
+      back.rolling = true;
+      back.video.muted = true;
+      this.startElement(back);
+      this.watch(back);
+    }
   }
 
-  private cancelFrames() {
-    const w = this.watching;
-    this.watching = null;
-    if (w) (w.slot.video as FrameVideo).cancelVideoFrameCallback?.(w.handle);
+  private onBackFrame(slot: Slot, mediaTime: number, displayAt: number) {
+    const clip = this.clips[slot.clipIndex];
+    if (!clip || !slot.rolling) return;
+    const frame = 1 / effectiveFrameRate(clip.frameRate);
+    const left = clip.beginEndTimestamp.startTime - mediaTime;
+    if (left > frame / 2) {
+      // Still before its clip: run a little slower or faster so that it arrives as the front one ends.
+      if (!this.pending && this.frontLeft > frame / 2)
+        slot.video.playbackRate = this.rate * Math.max(0.5, Math.min(2, left / this.frontLeft));
+      return;
+    }
+    // The back element shows the next clip's first frame: if the front one has shown its last, swap.
+    const p = this.pending;
+    if (!p) {
+      // Early: hold it back until the front element's last frame.
+      slot.video.playbackRate = this.rate * 0.5;
+      return;
+    }
+    slot.video.playbackRate = this.rate;
+    this.pending = null;
+    this.swap();
+    const record = {
+      from: p.from,
+      to: slot.clipIndex,
+      lastFrameAt: p.lastFrameAt,
+      firstFrameAt: displayAt,
+      lastMediaTime: p.lastMediaTime,
+      firstMediaTime: mediaTime,
+    };
+    this.switches.push(record);
+    this.o.onSwitch?.(record);
+    this.o.onTime(timeInClip(this.clips, slot.clipIndex, mediaTime - clip.beginEndTimestamp.startTime));
   }
 
   private startReverse() {
@@ -268,8 +407,8 @@ export class SequencePlayback {
         const t = timeInClip(this.clips, slot.clipIndex, mediaTimeOf(slot.video) - c.beginEndTimestamp.startTime) - 1 / fps;
         if (t <= 0) {
           this.pause();
-          this.o.onTime(0);
           this.seek(0);
+          this.o.onTime(0);
           return;
         }
         this.seek(t);
@@ -277,6 +416,11 @@ export class SequencePlayback {
       },
       1000 / fps / Math.abs(this.rate),
     );
+  }
+
+  private clearEndTimer() {
+    if (this.endTimer !== null) clearTimeout(this.endTimer);
+    this.endTimer = null;
   }
 
   private stopReverse() {
@@ -288,10 +432,10 @@ export class SequencePlayback {
   destroy() {
     if (this.destroyed) return;
     this.stopReverse();
-    if (this.swapTimer !== null) clearTimeout(this.swapTimer);
-    this.cleanups.forEach((fn) => fn());
-    this.cancelFrames();
+    this.cancelWatches();
+    this.clearEndTimer();
     this.destroyed = true;
+    this.cleanups.forEach((fn) => fn());
     for (const s of this.slots) {
       s.handle?.destroy();
       s.handle = null;
