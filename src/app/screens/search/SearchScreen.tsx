@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import {
   MSG_SEARCH,
@@ -25,6 +25,7 @@ import { normalizeSearchText } from './emoji';
 import { effectiveSelection } from './librarySwitcher';
 import { mediaNameOf } from './MomentCard';
 import { formatTimecode } from './momentFormat';
+import { splitByConfidence } from './confidence';
 import { ResultsGrid } from './ResultsGrid';
 import { SearchBar } from './SearchBar';
 import { hasSearchTerms, parseSearchQuery, serializeSearchQuery, type SearchQuery } from './searchQuery';
@@ -34,6 +35,9 @@ import { useMediaLookup } from './useMediaLookup';
 import { useMomentSearch } from './useMomentSearch';
 import '../library/library.css';
 import './search.css';
+
+/** History state of a moment dialog this page opened (so closing it can go back). */
+const OPENED_HERE = 'momentDialogOpenedHere';
 
 /**
  * /search (spec section 2). The query string (libs, text, moment, media, search) is the search state's
@@ -49,7 +53,8 @@ export default function SearchScreen() {
   const { autoplaymoments } = useSnapshot(preferences);
   const { selected, selecting } = useSnapshot(searchState);
   const [image, setImage] = useState<string | null>(null);
-  const [open, setOpen] = useState<Moment | null>(null);
+  const location = useLocation();
+  const navigate = useNavigate();
   const [known, setKnown] = useState<Record<string, Media>>({});
   // The text area edits a draft: the address follows a moment later (a navigation), and must not
   // overwrite keys typed meanwhile. Texts the page wrote are recognised when they come back.
@@ -118,6 +123,11 @@ export default function SearchScreen() {
   }, [query.moment, query.media, query.text, image]);
 
   const { outcome, searchNow } = useMomentSearch(list ? selection : [], query.search, body);
+  // Low-confidence results stay behind a toggle (issue 18); a new answer hides them again.
+  const [showLow, setShowLow] = useState(false);
+  useEffect(() => setShowLow(false), [outcome]);
+  const { confident, low } = useMemo(() => splitByConfidence(outcome.results), [outcome.results]);
+  const shown = useMemo(() => (showLow ? [...confident, ...low] : confident), [showLow, confident, low]);
   // Until the libraries are known there is nothing to search in yet: that counts as searching.
   const searching = terms && (outcome.status === 'searching' || (!list && librariesStatus !== 'error'));
 
@@ -130,27 +140,56 @@ export default function SearchScreen() {
   const multi = selection.length > 1;
   const captionOf = useCallback(
     (m: Moment) => {
-      if (m.text.trim()) return m.text.trim();
       const lib = multi ? byId.get(m.libraryId) : undefined;
-      return lib ? libraryName(lib) : null;
+      const caption = m.text.trim() || (lib ? libraryName(lib) : null);
+      // a low-confidence result, once shown, says so
+      return m.confidence === 'low' ? [MSG_SEARCH.lowConfidence, caption].filter(Boolean).join(' · ') : caption;
     },
     [multi, byId],
   );
 
   const onSimilar = useCallback(
     (m: Moment) => {
-      setOpen(null);
       setImage(null);
-      write({ ...query, text: '', moment: m.id }, true);
+      write({ ...query, text: '', moment: m.id, open: null }, true);
     },
     [query, write],
   );
   const onToggle = useCallback((m: Moment) => toggleMoment(m), []);
-  const onOpen = useCallback((m: Moment) => setOpen(m), []);
+  // The moment dialog has its own address (query `open`): opening it is a navigation, so Back closes
+  // it and Forward opens it again; a link to it opens it.
+  const onOpen = useCallback(
+    (m: Moment) => setParams(serializeSearchQuery({ ...query, open: m.id }), { state: { [OPENED_HERE]: true } }),
+    [query, setParams],
+  );
+  const openedHere = Boolean((location.state as Record<string, unknown> | null)?.[OPENED_HERE]);
+  const onClose = useCallback(() => {
+    // Closing what this page opened goes back, so the history keeps no entry for it and Forward reopens it.
+    if (openedHere) void navigate(-1);
+    else write({ ...query, open: null });
+  }, [openedHere, navigate, query, write]);
 
   const momentRef = query.moment ? parseMomentId(query.moment) : null;
   const momentMedia = useMediaLookup(momentRef?.mediaId ?? null, selection, known);
   const filterMedia = useMediaLookup(query.media, selection, known);
+  const openRef = query.open ? parseMomentId(query.open) : null;
+  const openMedia = useMediaLookup(openRef?.mediaId ?? null, selection, known);
+  const open = useMemo<Moment | null>(() => {
+    if (!query.open || !openRef) return null;
+    const found = outcome.results.find((m) => m.id === query.open);
+    if (found) return found;
+    // A linked moment not among the results (yet): its id carries its media and range.
+    if (!openMedia) return null;
+    return {
+      id: query.open,
+      mediaId: openRef.mediaId,
+      libraryId: openMedia.libraryId,
+      startTime: openRef.start,
+      endTime: openRef.end,
+      text: '',
+      score: 0,
+    };
+  }, [query.open, openRef?.mediaId, openRef?.start, openRef?.end, outcome.results, openMedia]);
 
   const queryPreview = image ? (
     <QueryChip
@@ -216,7 +255,12 @@ export default function SearchScreen() {
     </Alert>
   );
 
-  const count = outcome.results.length;
+  const count = shown.length;
+  const lowToggle = low.length > 0 && (
+    <Button size="sm" variant="link" onClick={() => setShowLow((v) => !v)}>
+      {showLow ? MSG_SEARCH.hideLowConfidence : MSG_SEARCH.showLowConfidence(low.length)}
+    </Button>
+  );
   const textQueryOnly = query.search === 'transcript' && !body?.text;
   // One tree for both states, so the search bar (and the caret in it) stays put when terms appear.
   return (
@@ -251,6 +295,27 @@ export default function SearchScreen() {
             <Alert tone="error" title="The search failed">
               {outcome.error}
             </Alert>
+          ) : outcome.status === 'done' && !confident.length && low.length && !searching ? (
+            <>
+              <div className="search-empty">
+                <p className="search-empty__title">{MSG_SEARCH.noConfidentMatches}</p>
+                {lowToggle}
+              </div>
+              {showLow && (
+                <ResultsGrid
+                  results={shown}
+                  medias={outcome.medias}
+                  searching={false}
+                  autoplay={autoplaymoments}
+                  selected={selected as Moment[]}
+                  selecting={selecting}
+                  captionOf={captionOf}
+                  onOpen={onOpen}
+                  onToggle={onToggle}
+                  onSimilar={onSimilar}
+                />
+              )}
+            </>
           ) : outcome.status === 'done' && !count && !searching ? (
             <div className="search-empty">
               <p className="search-empty__title">No moments found</p>
@@ -261,18 +326,21 @@ export default function SearchScreen() {
               </p>
             </div>
           ) : (
-            <ResultsGrid
-              results={outcome.results}
-              medias={outcome.medias}
-              searching={searching}
-              autoplay={autoplaymoments}
-              selected={selected as Moment[]}
-              selecting={selecting}
-              captionOf={captionOf}
-              onOpen={onOpen}
-              onToggle={onToggle}
-              onSimilar={onSimilar}
-            />
+            <>
+              <ResultsGrid
+                results={shown}
+                medias={outcome.medias}
+                searching={searching}
+                autoplay={autoplaymoments}
+                selected={selected as Moment[]}
+                selecting={selecting}
+                captionOf={captionOf}
+                onOpen={onOpen}
+                onToggle={onToggle}
+                onSimilar={onSimilar}
+              />
+              {!searching && lowToggle && <div className="search-low-toggle">{lowToggle}</div>}
+            </>
           )}
         </>
       )}
@@ -284,8 +352,8 @@ export default function SearchScreen() {
           <Button
             size="sm"
             variant="ghost"
-            onClick={() => selectMoments(outcome.results)}
-            disabled={outcome.results.every((m) => selected.some((s) => s.id === m.id))}
+            onClick={() => selectMoments(shown)}
+            disabled={shown.every((m) => selected.some((s) => s.id === m.id))}
           >
             Select all
           </Button>
@@ -302,18 +370,11 @@ export default function SearchScreen() {
       {open && (
         <MomentDialog
           moment={open}
-          media={outcome.medias[open.mediaId] ?? known[open.mediaId]}
+          media={outcome.medias[open.mediaId] ?? known[open.mediaId] ?? openMedia ?? undefined}
           libraryLabel={multi && byId.get(open.libraryId) ? libraryName(byId.get(open.libraryId)!) : null}
-          onClose={() => setOpen(null)}
+          onClose={onClose}
           onSimilar={onSimilar}
-          onSearchInMedia={
-            query.media === open.mediaId
-              ? undefined
-              : (m) => {
-                  setOpen(null);
-                  update({ media: m.mediaId });
-                }
-          }
+          onSearchInMedia={query.media === open.mediaId ? undefined : (m) => update({ media: m.mediaId, open: null })}
         />
       )}
     </div>
