@@ -172,7 +172,7 @@ export default function SearchScreen() {
   const momentRef = query.moment ? parseMomentId(query.moment) : null;
   const momentMedia = useMediaLookup(momentRef?.mediaId ?? null, selection, known);
   const filterMedia = useMediaLookup(query.media, selection, known);
-  const openRef = query.open ? parseMomentId(query.open) : null;
+  const openRef = useMemo(() => (query.open ? parseMomentId(query.open) : null), [query.open]);
   const openMedia = useMediaLookup(openRef?.mediaId ?? null, selection, known);
   const open = useMemo<Moment | null>(() => {
     if (!query.open || !openRef) return null;
@@ -189,7 +189,7 @@ export default function SearchScreen() {
       text: '',
       score: 0,
     };
-  }, [query.open, openRef?.mediaId, openRef?.start, openRef?.end, outcome.results, openMedia]);
+  }, [query.open, openRef, outcome.results, openMedia]);
 
   const queryPreview = image ? (
     <QueryChip

@@ -11,11 +11,12 @@ describe('search query string', () => {
       moment: 'm_1',
       media: 'x',
       search: 'transcript',
+      open: null,
     });
   });
 
   it('gives empty values for a bare /search', () => {
-    expect(parse('')).toEqual({ libs: [], text: '', moment: null, media: null, search: 'visual' });
+    expect(parse('')).toEqual({ libs: [], text: '', moment: null, media: null, search: 'visual', open: null });
   });
 
   it('drops blank and repeated library ids and keeps their order', () => {
@@ -32,14 +33,27 @@ describe('search query string', () => {
   });
 
   it('writes only what is set, and leaves the default type out', () => {
-    expect(serializeSearchQuery({ libs: [], text: '', moment: null, media: null, search: 'visual' }).toString()).toBe('');
-    const qs = serializeSearchQuery({ libs: ['a', 'b'], text: 'a dog', moment: null, media: 'm', search: 'unified' });
+    expect(serializeSearchQuery({ libs: [], text: '', moment: null, media: null, search: 'visual', open: null }).toString()).toBe('');
+    const qs = serializeSearchQuery({ libs: ['a', 'b'], text: 'a dog', moment: null, media: 'm', search: 'unified', open: null });
     expect(qs.toString()).toBe('libs=a%2Cb&text=a+dog&media=m&search=unified');
   });
 
   it('round-trips', () => {
-    const q = { libs: ['l1', 'l2'], text: 'kite & sky?', moment: 'm_abc_0_4000', media: null, search: 'transcript' as const };
+    const q = {
+      libs: ['l1', 'l2'],
+      text: 'kite & sky?',
+      moment: 'm_abc_0_4000',
+      media: null,
+      search: 'transcript' as const,
+      open: `m_${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}_1000_2500`,
+    };
     expect(parseSearchQuery(serializeSearchQuery(q), false)).toEqual(q);
+  });
+
+  it('reads an open moment dialog only from a moment id', () => {
+    const id = `m_${'a'.repeat(8)}-0000-0000-0000-${'b'.repeat(12)}_0_4000`;
+    expect(parse(`text=dog&open=${id}`).open).toBe(id);
+    expect(parse('text=dog&open=nonsense').open).toBeNull();
   });
 
   it('counts text, a moment or an image as terms, but not a media filter alone', () => {

@@ -1,4 +1,4 @@
-import { SEARCH_RESULT_TYPES, type SearchResultType } from '../../../contract';
+import { parseMomentId, SEARCH_RESULT_TYPES, type SearchResultType } from '../../../contract';
 
 /** What the /search query string carries (spec section 2): the page reads it on load and keeps it in step. */
 export interface SearchQuery {
@@ -10,9 +10,14 @@ export interface SearchQuery {
   /** A media id: search within that media. */
   media: string | null;
   search: SearchResultType;
+  /**
+   * The moment whose dialog is open (a moment id, which carries its media and range): the dialog
+   * has its own address, so it can be linked to, Back closes it and Forward opens it again.
+   */
+  open: string | null;
 }
 
-export const EMPTY_QUERY: SearchQuery = { libs: [], text: '', moment: null, media: null, search: 'visual' };
+export const EMPTY_QUERY: SearchQuery = { libs: [], text: '', moment: null, media: null, search: 'visual', open: null };
 
 /** Comma-separated ids, trimmed, without blanks or repeats, in their order. */
 export const parseLibs = (value: string | null) => [
@@ -38,6 +43,7 @@ export function parseSearchQuery(params: URLSearchParams, unifiedEnabled: boolea
     moment: params.get('moment')?.trim() || null,
     media: params.get('media')?.trim() || null,
     search: resolveResultType(params.get('search'), unifiedEnabled),
+    open: parseMomentId(params.get('open')?.trim() ?? '') ? params.get('open')!.trim() : null,
   };
 }
 
@@ -49,6 +55,7 @@ export function serializeSearchQuery(q: SearchQuery): URLSearchParams {
   if (q.moment) params.set('moment', q.moment);
   if (q.media) params.set('media', q.media);
   if (q.search !== 'visual') params.set('search', q.search);
+  if (q.open) params.set('open', q.open);
   return params;
 }
 
