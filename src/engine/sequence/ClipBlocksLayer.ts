@@ -1,4 +1,4 @@
-import { Container, Graphics, Sprite, Texture } from 'pixi.js';
+import { Container, Graphics, Rectangle, Sprite, Texture } from 'pixi.js';
 import type { RenderView } from '../render/RenderView';
 import { COLORS } from '../render/theme';
 import { clipStarts, type SequenceClip } from './sequenceModel';
@@ -17,7 +17,8 @@ export class ClipBlocksLayer {
   readonly container = new Container();
   private readonly blocks = new Graphics();
   private readonly pictures = new Container();
-  private readonly sprites = new Map<string, { sprite: Sprite; mask: Graphics; texture: Texture }>();
+  /** Per clip: its sprite, the uploaded picture, and the view of it cropped to the block (no mask: masks cost a stencil pass each). */
+  private readonly sprites = new Map<string, { sprite: Sprite; texture: Texture; crop: Texture | null }>();
   private readonly loading = new Set<string>();
   private key = '';
   private destroyed = false;
@@ -60,18 +61,25 @@ export class ClipBlocksLayer {
     if (!p) return;
     this.sprites.delete(id);
     p.sprite.destroy();
-    p.mask.destroy();
+    p.crop?.destroy(false);
     p.texture.destroy(true);
   }
 
   private place(clip: SequenceClip, x: number, y: number, w: number, h: number) {
     const picture = this.sprites.get(clip.id);
     if (picture) {
-      const { sprite, mask, texture } = picture;
-      sprite.scale.set(h / Math.max(1, texture.height));
+      const { sprite, texture } = picture;
+      const scale = h / Math.max(1, texture.height);
+      const width = Math.min(texture.width, Math.max(1, Math.floor(w / scale)));
+      if (width !== (picture.crop?.frame.width ?? texture.width)) {
+        picture.crop?.destroy(false);
+        picture.crop =
+          width < texture.width ? new Texture({ source: texture.source, frame: new Rectangle(0, 0, width, texture.height) }) : null;
+        sprite.texture = picture.crop ?? texture;
+      }
+      sprite.scale.set(scale);
       sprite.position.set(x, y);
       sprite.visible = w > 8;
-      mask.clear().rect(x, y, w, h).fill(0xffffff);
       return;
     }
     if (!this.pictureOf || this.loading.has(clip.id)) return;
@@ -82,10 +90,8 @@ export class ClipBlocksLayer {
         if (this.destroyed) return;
         const texture = Texture.from(image);
         const sprite = new Sprite(texture);
-        const mask = new Graphics();
-        sprite.mask = mask;
-        this.pictures.addChild(sprite, mask);
-        this.sprites.set(clip.id, { sprite, mask, texture });
+        this.pictures.addChild(sprite);
+        this.sprites.set(clip.id, { sprite, texture, crop: null });
         this.key = '';
         this.onChange();
       })
