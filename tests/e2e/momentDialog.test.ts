@@ -111,4 +111,42 @@ describe('moment dialog (issue 19)', () => {
     await dialog.getByRole('radio', { name: MSG_MOMENT.moment }).click();
     await expect.poll(() => shownFrame(page), { timeout: 5_000 }).toBeLessThan(6 * COUNTER_FPS);
   });
+
+  it('has its own address: Back closes it, Forward opens it again, a link opens it', { timeout: 240_000 }, async () => {
+    const { page, card } = await counterSearch('momenturl');
+    const searchUrl = page.url();
+    const dialog = await openDialog(page, card);
+    const opened = new URL(page.url());
+    expect(opened.pathname).toBe(ROUTES.search);
+    const id = opened.searchParams.get('open');
+    expect(id).toMatch(/^m_[0-9a-f-]{36}_\d+_\d+$/);
+    expect(opened.searchParams.get('text')).toBe('counter');
+
+    // Back closes the dialog and stays on the search page, with its results.
+    await page.goBack();
+    await dialog.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('open')).toBeNull();
+    expect(new URL(page.url()).pathname).toBe(ROUTES.search);
+    await card.waitFor();
+    // Forward opens it again.
+    await page.goForward();
+    await page.getByRole('dialog').getByTestId('timeline-canvas').locator('canvas').waitFor();
+    expect(new URL(page.url()).searchParams.get('open')).toBe(id);
+    // Its Close button leaves no entry behind: Back from there leaves the search page's first address.
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).last().click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('open')).toBeNull();
+    expect(page.url()).toBe(searchUrl);
+
+    // A link to the dialog (a fresh load) opens it on the same moment; closing it stays on the search.
+    await page.goto(opened.href);
+    const linked = page.getByRole('dialog', { name: 'counter' });
+    await linked.getByTestId('timeline-canvas').locator('canvas').waitFor({ timeout: 30_000 });
+    await expect.poll(() => linked.getByTestId('moment-dialog-range').innerText()).toMatch(/^00:00:00 – /);
+    await page.keyboard.press('Escape');
+    await linked.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe(ROUTES.search);
+    expect(new URL(page.url()).searchParams.get('open')).toBeNull();
+    await card.waitFor();
+  });
 });
