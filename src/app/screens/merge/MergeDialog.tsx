@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio';
 import { clipsBlockedReason, MSG_DOWNLOAD, MSG_MERGE, type Library, type Media, type Moment } from '../../../contract';
 import { SequenceEngine, type SequenceEngineState } from '../../../engine/sequence/SequenceEngine';
 import type { SequenceClip } from '../../../engine/sequence/sequenceModel';
-import { buildCompilationPreview } from '../../../workers/compile/compileClient';
+import { buildCompilationPreview, stopCompileWorkers } from '../../../workers/compile/compileClient';
 import { useCredits } from '../../hooks/useCredits';
 import { downloadCompilation } from '../../state/compilation';
 import { downloadCost, downloadOptions, setRemoveWatermark } from '../../state/downloads';
@@ -167,6 +167,7 @@ export default function MergeDialog({
     return () => {
       p.destroy();
       playback.current = null;
+      if (window.__mergePlayback === p) window.__mergePlayback = undefined;
     };
   }, [engine, videoA, videoB, tokensReady]);
 
@@ -175,6 +176,8 @@ export default function MergeDialog({
     if (view === 'preview') playback.current?.pause();
   }, [view]);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview.url)), [preview]);
+  // The preview workers hold a wasm heap each: they go with the dialog.
+  useEffect(() => () => stopCompileWorkers(), []);
 
   const blocked = clipsBlockedReason(state.clips);
   const seconds = state.duration;
