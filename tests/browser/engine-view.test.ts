@@ -58,19 +58,26 @@ describe('TimelineView', () => {
     await page.keyboard.press('Home');
     await expect.poll(() => page.evaluate(() => window.viewTest.engine!.getState().zoom)).toBe(100);
 
-    // A real wheel over the canvas zooms in at the pointer: the time under it stays put.
+    // A real ctrl+wheel over the canvas zooms in at the pointer: the time under it stays put.
     const box = (await group.getByTestId('timeline-canvas').boundingBox())!;
     const x = box.x + box.width * 0.7;
     const before = await page.evaluate(() => window.viewTest.engine!.getState());
     const pps = (s: { viewWidth: number; zoom: number; duration: number }) => (s.viewWidth * s.zoom) / (100 * s.duration);
     const tBefore = before.viewStart + (x - box.x - 1) / pps(before);
     await page.mouse.move(x, box.y + 60);
+    await page.keyboard.down('Control');
     for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -100);
-    // Five 100 px notches: e^(5 * 100 * 0.002) = e times the zoom (the events arrive asynchronously).
-    await expect.poll(() => page.evaluate(() => window.viewTest.engine!.getState().zoom)).toBeCloseTo(100 * Math.E, 6);
+    await page.keyboard.up('Control');
+    // Five notches of 1.2 each (the events arrive asynchronously).
+    await expect.poll(() => page.evaluate(() => window.viewTest.engine!.getState().zoom)).toBeCloseTo(100 * 1.2 ** 5, 6);
     const s = await page.evaluate(() => window.viewTest.engine!.getState());
     const tAfter = s.viewStart + (x - box.x - 1) / pps(s);
     expect(Math.abs(tAfter - tBefore) * pps(s)).toBeLessThan(1);
+
+    // A plain wheel scrolls the timeline sideways and leaves the zoom alone.
+    await page.mouse.wheel(0, 100);
+    await expect.poll(() => page.evaluate(() => window.viewTest.engine!.getState().viewStart)).toBeGreaterThan(s.viewStart);
+    expect(await page.evaluate(() => window.viewTest.engine!.getState().zoom)).toBeCloseTo(100 * 1.2 ** 5, 6);
   });
 
   it('a click in the ruler seeks and the timecode follows; a handle drag commits the range', async () => {

@@ -92,13 +92,41 @@ describe('zoom and pan', () => {
       const anchor = t.timeAtClientX(x);
       let worst = 0;
       for (const dy of [...Array<number>(15).fill(-120), ...Array<number>(10).fill(90)]) {
-        t.wheel(dy, x);
+        t.wheel(dy, x, { ctrlKey: true });
         worst = Math.max(worst, Math.abs(t.clientXAt(anchor) - x));
       }
       return { worst, zoom: t.state.zoom };
     });
-    expect(drift.zoom).toBeGreaterThan(500); // e^(15 * 0.24 - 10 * 0.18) = 6x
+    expect(drift.zoom).toBeGreaterThan(250); // 1.2^15 / 1.2^(10 * 0.9) = 2.99x
     expect(drift.worst).toBeLessThan(1);
+  });
+
+  it('a ctrl+wheel notch zooms by a small fixed step, a pinch at the same rate; a plain wheel scrolls sideways', async () => {
+    await timeline({ width: 1000, media: { duration: 600 } });
+    const r = await page.evaluate(() => {
+      const t = window.t!;
+      const x = t.clientX(500);
+      t.engine.setZoom(500, x);
+      const notches = [-100, -120, -300, -5000].map((dy) => {
+        const before = t.state.zoom;
+        t.wheel(dy, x, { ctrlKey: true });
+        return t.state.zoom / before;
+      });
+      const lines = t.state.zoom;
+      t.wheel(-3, x, { ctrlKey: true, deltaMode: 1 });
+      const lineNotch = t.state.zoom / lines;
+      const pinchFrom = t.state.zoom;
+      for (let i = 0; i < 50; i++) t.wheel(-2, x, { ctrlKey: true });
+      const pinch = t.state.zoom / pinchFrom;
+      const viewStart = t.state.viewStart;
+      t.wheel(100, x);
+      return { notches, lineNotch, pinch, plain: { zoom: t.state.zoom, moved: t.state.viewStart - viewStart } };
+    });
+    for (const n of r.notches) expect(n).toBeCloseTo(1.2, 9);
+    expect(r.lineNotch).toBeLessThanOrEqual(1.2 + 1e-9);
+    expect(r.pinch).toBeCloseTo(1.2, 9); // 50 deltas of 2 px: one notch's worth
+    expect(r.plain.zoom).toBeCloseTo(500 * 1.2 ** 5 * r.lineNotch, 6);
+    expect(r.plain.moved).toBeGreaterThan(0); // 100 px to the right
   });
 
   it('pans only within the media', async () => {

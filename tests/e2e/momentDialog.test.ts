@@ -149,4 +149,27 @@ describe('moment dialog (issue 19)', () => {
     expect(new URL(page.url()).searchParams.get('open')).toBeNull();
     await card.waitFor();
   });
+
+  it('zooms one small step per ctrl+wheel notch; a plain wheel does not zoom', { timeout: 240_000 }, async () => {
+    const { page, card } = await counterSearch('wheelzoom');
+    const dialog = await openDialog(page, card);
+    const zoom = dialog.locator('.timeline__zoom-value');
+    expect(await zoom.innerText()).toBe('100 %');
+    const box = (await dialog.getByTestId('timeline-canvas').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + 60);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -100);
+    await expect.poll(() => zoom.innerText()).toBe('120 %');
+    // A big or accelerated notch is still one step (it went from 500 % to 10,000 % in one).
+    await page.mouse.wheel(0, -600);
+    await expect.poll(() => zoom.innerText()).toBe('144 %');
+    await page.mouse.wheel(0, 100);
+    await expect.poll(() => zoom.innerText()).toBe('120 %');
+    await page.keyboard.up('Control');
+    // The plain wheel scrolls the timeline sideways, as in video editors: the zoom stays.
+    await page.mouse.wheel(0, -300);
+    // (no event to await when nothing changes: a wheel that zoomed would have shown by now)
+    await page.waitForTimeout(500);
+    expect(await zoom.innerText()).toBe('120 %');
+  });
 });

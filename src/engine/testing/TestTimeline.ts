@@ -364,9 +364,12 @@ export class TestTimeline {
     return event.defaultPrevented;
   }
 
-  /** One wheel step at a client x, mapped as the app maps it (vertical zooms, ctrl is pinch, horizontal/shift pans). */
-  wheel(deltaY: number, clientX: number, opts: { ctrlKey?: boolean; shiftKey?: boolean; deltaX?: number } = {}) {
-    const intent = wheelIntent({ deltaX: opts.deltaX ?? 0, deltaY, ctrlKey: opts.ctrlKey, shiftKey: opts.shiftKey }, this.state.viewWidth);
+  /** One wheel step at a client x, mapped as the app maps it (ctrl zooms, as a pinch does; otherwise it pans). */
+  wheel(deltaY: number, clientX: number, opts: { ctrlKey?: boolean; shiftKey?: boolean; deltaX?: number; deltaMode?: number } = {}) {
+    const intent = wheelIntent(
+      { deltaX: opts.deltaX ?? 0, deltaY, deltaMode: opts.deltaMode, ctrlKey: opts.ctrlKey, shiftKey: opts.shiftKey },
+      this.state.viewWidth,
+    );
     if (intent?.type === 'zoom') this.engine.zoomBy(intent.factor, clientX);
     else if (intent?.type === 'pan') this.engine.panBy(intent.px);
   }

@@ -1,5 +1,5 @@
 import type { FrameStats } from '../../../../src/engine/TimelineEngine';
-import { WHEEL_ZOOM_RATE } from '../../../../src/engine/kernels';
+import { WHEEL_NOTCH_PX, ZOOM_PER_NOTCH } from '../../../../src/engine/kernels';
 import { SyntheticThumbnails } from '../../../../src/engine/testing/SyntheticThumbnails';
 import { TestTimeline } from '../../../../src/engine/testing/TestTimeline';
 
@@ -34,14 +34,15 @@ export async function runZoomBench({ width = 1280, steps = 200, syncGpu = true }
   await t.settle();
   const x = t.clientX(width * 0.6);
   const anchorTime = t.timeAtClientX(x);
-  const deltaY = -Math.log(100) / steps / WHEEL_ZOOM_RATE;
+  // Ctrl+wheel deltas of a fraction of a notch each (a trackpad pinch), 100x in `steps` of them.
+  const deltaY = -(Math.log(100) / steps / Math.log(ZOOM_PER_NOTCH)) * WHEEL_NOTCH_PX;
   t.frames.length = 0;
   let maxZoom = 0;
   let maxTiles = 0;
   let maxLabels = 0;
   let anchorDriftPx = 0;
   for (let i = 0; i < steps * 2; i++) {
-    t.wheel(i < steps ? deltaY : -deltaY, x);
+    t.wheel(i < steps ? deltaY : -deltaY, x, { ctrlKey: true });
     await nextFrame();
     const d = t.engine.debug;
     maxZoom = Math.max(maxZoom, t.state.zoom);
