@@ -112,6 +112,11 @@ describe('sequence editor', () => {
     expect(await st()).toMatchObject({ ids: ['a', 'copy-1', 'c'], time: 9 });
     await undo();
     expect(await st()).toMatchObject({ ids: ['a', 'b', 'copy-1', 'c'], time: 5 });
+    // Redo replays both removals (the playhead as it was when each was undone; seeks are not edits).
+    await redo();
+    expect(await st()).toMatchObject({ ids: ['a', 'copy-1', 'c'], time: 9 });
+    await redo();
+    expect(await st()).toMatchObject({ ids: ['a', 'copy-1'], time: 4, canRedo: false });
   });
 
   it('trims the current clip with its handle: frame-snapped, 36 px minimum, duration and playhead follow, undoable', async () => {
@@ -146,6 +151,9 @@ describe('sequence editor', () => {
     await undo();
     expect(await st()).toMatchObject({ duration: 12 });
     expect((await st()).time).toBeCloseTo(7.52, 6);
+    await redo();
+    expect((await st()).duration).toBeCloseTo(12 - 1.04, 6);
+    expect((await st()).time).toBeCloseTo(6.48, 6);
   });
 
   it("the moment dialog's power keys work on the sequence: frame step, J/K/L, I/O on the current clip", async () => {
