@@ -180,6 +180,7 @@ export default function MergeDialog({
   useEffect(() => () => stopCompileWorkers(), []);
 
   const blocked = clipsBlockedReason(state.clips);
+  const poster = state.clips[0] && tokensReady ? (pictureUrl(state.clips[0]) ?? undefined) : undefined;
   const seconds = state.duration;
   const { cost } = downloadCost(seconds, 'mp4', true);
   const balance = info?.creditsLeft ?? 0;
@@ -302,7 +303,8 @@ export default function MergeDialog({
           </span>
         </div>
         <div className="merge__stage" ref={stageRef} hidden={view !== 'sequence'}>
-          <video ref={setVideoA} className="merge__video" playsInline muted={false} data-testid="merge-video" />
+          {/* The first clip's picture until the players have theirs. */}
+          <video ref={setVideoA} className="merge__video" playsInline poster={poster} data-testid="merge-video" />
           <video ref={setVideoB} className="merge__video" playsInline data-testid="merge-video" />
           {!tokensReady && <p className="merge__note muted">Loading…</p>}
         </div>
