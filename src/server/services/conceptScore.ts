@@ -1,10 +1,13 @@
 /**
  * How well a keyframe shows a parsed query (queryConcepts.ts), on the 0-1 scale of the contract's
- * SEARCH_CONFIDENCE. Each concept scores by noisy-OR over the frame's evidence for it: a detected
- * object or image class whose label the concept maps to (its confidence times the mapping's
- * weight, objects by prominence), or the concept's words read on screen. Concepts combine as a
- * geometric mean, so a frame holding every concept ranks above one holding some, and a frame
- * missing one stays low.
+ * SEARCH_CONFIDENCE. Evidence for a concept is a detected object or image class whose label the
+ * concept maps to (its confidence times the mapping's weight, objects by prominence), or the
+ * concept's words read on screen. Evidence for the thing itself (its label, or a kind of it)
+ * corroborates: noisy-OR. Evidence from a relative (a label above a specific query word, a
+ * sibling, a gloss) does not add up: only the best counts, and a label above the query word
+ * (the detector's 'bird' for 'penguin') counts less when the classifier confidently names
+ * something the query is not (a bald eagle). Concepts combine as a geometric mean, so a frame
+ * holding every concept ranks above one holding some, and a frame missing one stays low.
  */
 import type { FrameLabels } from './visualTerms';
 import { wordsOf } from './visualTerms';
@@ -13,6 +16,10 @@ export interface ResolvedConcept {
   text: string;
   /** Index label (lower case) -> weight in (0, 1]. */
   targets: Map<string, number>;
+  /** Labels that are the thing itself or a kind of it (the rest are relatives). */
+  direct: Set<string>;
+  /** Labels above the query word (more general). */
+  general: Set<string>;
   /** Words matched as they are against on-screen text. */
   literals: string[];
   /** Colours bound to the concept, or the colour a colour concept is. */
@@ -33,6 +40,10 @@ const COLOUR_SHARE = 0.6;
 const COUNT_SHORT = 0.6;
 /** Detections below this are not counted. */
 const COUNT_MIN_SCORE = 0.3;
+/** How much a confident classifier label the query is not takes from a more general label's evidence. */
+const CONTRADICTION = 0.7;
+/** A target at least this close is the query, not something else. */
+const SAME_THING = 0.5;
 
 type Objects = Array<{ label: string; score: number; box?: number[] }>;
 type Classes = Array<{ label: string; score: number }>;
@@ -59,23 +70,28 @@ export function colourEvidence(frame: FrameLabels, colours: string[]): number {
 
 export function conceptScore(frame: FrameLabels, c: ResolvedConcept): number {
   if (c.isColour) return colourEvidence(frame, c.colours);
+  const classes = frame.classes as Classes;
+  // the classifier's confidence that this frame is something specific the query is not
+  let other = 0;
+  for (const k of classes) if ((c.targets.get(k.label.toLowerCase()) ?? 0) < SAME_THING) other = Math.max(other, k.score);
   let miss = 1;
+  let relative = 0;
   let seen = 0;
-  for (const o of frame.objects as Objects) {
-    const w = c.targets.get(o.label.toLowerCase());
-    if (!w) continue;
-    miss *= 1 - Math.min(0.999, o.score * prominence(o.box) * w);
-    if (o.score >= COUNT_MIN_SCORE) seen++;
-  }
-  for (const k of frame.classes as Classes) {
-    const w = c.targets.get(k.label.toLowerCase());
-    if (w) miss *= 1 - Math.min(0.999, k.score * w);
-  }
+  const add = (label: string, score: number) => {
+    const key = label.toLowerCase();
+    const w = c.targets.get(key);
+    if (!w) return false;
+    if (c.direct.has(key)) miss *= 1 - Math.min(0.999, score * w);
+    else relative = Math.max(relative, score * w * (c.general.has(key) ? 1 - CONTRADICTION * other : 1));
+    return true;
+  };
+  for (const o of frame.objects as Objects) if (add(o.label, o.score * prominence(o.box)) && o.score >= COUNT_MIN_SCORE) seen++;
+  for (const k of classes) add(k.label, k.score);
   if (c.literals.length && frame.ocr) {
     const words = new Set(frame.ocr.split(' '));
     if (c.literals.some((l) => words.has(l))) miss *= 1 - OCR_MATCH;
   }
-  let s = 1 - miss;
+  let s = Math.max(1 - miss, relative);
   if (s > 0 && c.colours.length) s *= 1 - COLOUR_SHARE + COLOUR_SHARE * colourEvidence(frame, c.colours);
   if (s > 0 && c.count && seen > 0 && seen < c.count) s *= COUNT_SHORT;
   return s;

@@ -39,8 +39,10 @@ export interface IndexModels {
   normaliseQueryTerm(word: string): string[];
   /** The WordNet noun lemma of a word or collocation ('sea lions' -> sea lion), or null. */
   nounLemma(phrase: string): string | null;
+  /** Whether WordNet has the word as an adjective. */
+  isAdjective(word: string): boolean;
   /** The index labels (lower case) a query noun stands for, with weights in (0, 1], best first. */
-  conceptTargets(lemma: string): Array<{ label: string; weight: number }>;
+  conceptTargets(lemma: string): Array<{ label: string; weight: number; relation: 'same' | 'hyponym' | 'hypernym' | 'sibling' | 'gloss' }>;
   /** The colour names frames carry (what a colour word in a query can match). */
   colourNames: readonly string[];
   /** CLIP text tower, when the CLIP pair is installed. */

@@ -29,6 +29,15 @@ describe('query concepts (real WordNet)', () => {
     ]);
   });
 
+  it("keeps other adjectives as modifiers of the noun, not things to find ('feral goats')", () => {
+    expect(parse('feral goats')).toEqual([expect.objectContaining({ lemma: 'goat', modifiers: ['feral'] })]);
+  });
+
+  it("takes the sense of a word that is one of the index's labels, even when it is not the commonest", () => {
+    // 'palace' is first "a large and stately mansion"; ImageNet's class is "official residence"
+    expect(wn.conceptTargets('palace')[0]).toMatchObject({ label: 'palace', relation: 'same' });
+  });
+
   it('maps a specific word to the label above it and a general word to the labels below it', () => {
     const lorry = wn.conceptTargets('lorry');
     expect(lorry[0]).toMatchObject({ label: 'truck', relation: 'hypernym' });
@@ -68,6 +77,8 @@ describe('compositional scoring', () => {
   const concept = (text: string, targets: Record<string, number>, extra: Partial<ResolvedConcept> = {}): ResolvedConcept => ({
     text,
     targets: new Map(Object.entries(targets)),
+    direct: new Set(Object.keys(targets)),
+    general: new Set(),
     literals: [text],
     colours: [],
     isColour: false,
@@ -113,6 +124,14 @@ describe('compositional scoring', () => {
     );
     const one = queryScore(frame([['ibex', 0.8]]), threeGoats);
     expect(three).toBeGreaterThan(one);
+  });
+
+  it('counts a more general label less when the classifier confidently names something the query is not', () => {
+    const puffin = [concept('puffin', { bird: 0.8, 'king penguin': 0.2 }, { direct: new Set(), general: new Set(['bird']) })];
+    const bare = queryScore(frame([['bird', 0.9]]), puffin);
+    const named = queryScore({ ...frame([['bird', 0.9]]), classes: [{ label: 'vulture', score: 0.85 }] }, puffin);
+    expect(bare).toBeGreaterThan(0.6);
+    expect(named).toBeLessThan(0.3);
   });
 
   it('lets a word no label stands for count when it is read on screen, without requiring it', () => {

@@ -2,13 +2,16 @@
  * Free text -> the concepts a visual search looks for. Words are lower-cased and lemmatised;
  * WordNet's own collocations stay one concept ('sea lions' -> sea lion, 'traffic light'); colour
  * words and counts bind to the noun they describe ('a yellow bus', 'two men'); a colour with no
- * noun after it is a concept of its own ('something green'). Pure: WordNet comes in as a Lexicon.
+ * noun after it is a concept of its own ('something green'); another adjective before a noun
+ * qualifies it rather than being a thing to find ('wild animals'). Pure: WordNet comes in as a Lexicon.
  */
 
 /** What the parser needs from WordNet (the models adapter implements it). */
 export interface Lexicon {
   /** The noun lemma of a word or collocation ('horses' -> horse, 'sea lions' -> sea lion), or null. */
   nounLemma(phrase: string): string | null;
+  /** Whether the word is an adjective ('wild', 'striped'). */
+  isAdjective(word: string): boolean;
 }
 
 export interface QueryConcept {
@@ -20,6 +23,8 @@ export interface QueryConcept {
   colours: string[];
   /** How many were asked for ('two men' -> 2). */
   count?: number;
+  /** Other adjectives said of it ('wild' in 'wild animals'): kept, but not things to find. */
+  modifiers?: string[];
   /** A bare colour ('green') rather than a thing. */
   isColour: boolean;
 }
@@ -56,6 +61,12 @@ export function parseQuery(text: string, lexicon: Lexicon, colourNames: readonly
   const out: QueryConcept[] = [];
   let pendingColours: string[] = [];
   let pendingCount: number | undefined;
+  let pendingModifiers: string[] = [];
+  const mods = () => {
+    const m = pendingModifiers;
+    pendingModifiers = [];
+    return m.length ? { modifiers: m } : {};
+  };
   const flushColours = () => {
     for (const c of pendingColours) out.push({ text: c, lemma: null, colours: [c], isColour: true });
     pendingColours = [];
@@ -75,7 +86,7 @@ export function parseQuery(text: string, lexicon: Lexicon, colourNames: readonly
       }
       const lemma = lexicon.nounLemma(phrase);
       if (lemma) {
-        out.push({ text: phrase, lemma, colours: pendingColours, count: pendingCount, isColour: false });
+        out.push({ text: phrase, lemma, colours: pendingColours, count: pendingCount, isColour: false, ...mods() });
         pendingColours = [];
         pendingCount = undefined;
         matched = n;
@@ -91,8 +102,10 @@ export function parseQuery(text: string, lexicon: Lexicon, colourNames: readonly
     else if (NUMBERS[w] !== undefined) pendingCount = NUMBERS[w];
     else if (STOPWORDS.has(w)) continue;
     else if (colours.has(w)) pendingColours.push(w);
+    else if (lexicon.isAdjective(w) && i < tokens.length && !STOPWORDS.has(tokens[i]!) && lexicon.nounLemma(tokens[i]!))
+      pendingModifiers.push(w);
     else {
-      out.push({ text: w, lemma: lexicon.nounLemma(w), colours: pendingColours, count: pendingCount, isColour: false });
+      out.push({ text: w, lemma: lexicon.nounLemma(w), colours: pendingColours, count: pendingCount, isColour: false, ...mods() });
       pendingColours = [];
       pendingCount = undefined;
     }

@@ -32,6 +32,8 @@ const TERMS_PER_CONCEPT = 10;
 /** Labels a concept keeps (best first): enough for 'bird' or 'dog' and their ImageNet kinds. */
 const TARGETS_PER_CONCEPT = 400;
 const IMAGE_CANDIDATES = 200;
+/** A concept whose best label is further than this is optional: the index cannot really see it. */
+const MIN_REQUIRED_WEIGHT = 0.5;
 /** Transcript segments read (any query word, best by Postgres's cover density) and rescored by BM25. */
 const TRANSCRIPT_CANDIDATES = 400;
 
@@ -64,10 +66,17 @@ export class SearchService {
    */
   resolveQuery(text: string): Array<{ concept: ResolvedConcept; lookups: Array<{ term: string; weight: number }> }> {
     const m = this.d.models;
-    return parseQuery(text, { nounLemma: (p) => m.nounLemma(p) }, m.colourNames).map((q) => {
+    return parseQuery(text, { nounLemma: (p) => m.nounLemma(p), isAdjective: (w) => m.isAdjective(w) }, m.colourNames).map((q) => {
       const literals = [...new Set([q.text, q.lemma ?? q.text, q.text.replace(/[\s-]+/g, '')])];
       const targets = new Map<string, number>();
-      if (!q.isColour && q.lemma) for (const t of m.conceptTargets(q.lemma).slice(0, TARGETS_PER_CONCEPT)) targets.set(t.label, t.weight);
+      const direct = new Set<string>();
+      const general = new Set<string>();
+      if (!q.isColour && q.lemma)
+        for (const t of m.conceptTargets(q.lemma).slice(0, TARGETS_PER_CONCEPT)) {
+          targets.set(t.label, t.weight);
+          if (t.relation === 'same' || t.relation === 'hyponym') direct.add(t.label);
+          if (t.relation === 'hypernym') general.add(t.label);
+        }
       const lookups = new Map<string, number>();
       const offer = (term: string | undefined, weight: number) => {
         if (term && weight > (lookups.get(term) ?? 0) && (lookups.has(term) || lookups.size < TERMS_PER_CONCEPT)) lookups.set(term, weight);
@@ -81,11 +90,14 @@ export class SearchService {
         concept: {
           text: q.text,
           targets,
+          direct,
+          general,
           literals,
           colours: q.colours,
           count: q.count,
           isColour: q.isColour,
-          optional: !q.isColour && targets.size === 0,
+          // what no label stands for closely cannot be required of a frame (it still counts when found)
+          optional: !q.isColour && ![...targets.values()].some((w) => w >= MIN_REQUIRED_WEIGHT),
         },
         lookups: [...lookups].map(([term, weight]) => ({ term, weight })),
       };

@@ -87,7 +87,9 @@ const SIBLING_MAX_WEIGHT = 0.55;
 const GLOSS_WEIGHT = 0.3;
 const GLOSS_GENUS_WEIGHT = 0.7;
 const GLOSS_OVERLAP_WEIGHT = 0.1;
-const SENSES_TRIED = 3;
+const SENSES_TRIED = 6;
+/** A sense that is itself one of the index's labels counts at least this much: the index shows things, so its senses are the likely ones. */
+const LABEL_SENSE = 0.8;
 const OTHER_SENSE = 0.8;
 const GLOSS_STOPWORDS = new Set(
   'the and for with that this from into onto over under which who whom whose what when where having used usually especially any some other its their them they one two often small large very more most such than being been has have was were are not but also can may'.split(
@@ -569,10 +571,11 @@ export class WordNet {
     const senses = this.senses(lemma).slice(0, SENSES_TRIED);
     const counts = this.senseCounts(lemma);
     const first = counts.get(senses[0] ?? -1) ?? 0;
-    return senses.map((sense, i) => ({
-      sense,
-      weight: i === 0 ? 1 : Math.max(0.15, Math.min(OTHER_SENSE, ((counts.get(sense) ?? 0) + 1) / (first + 1))),
-    }));
+    const labels = new Set(this.labelVocabulary().map((v) => v.offset));
+    return senses.map((sense, i) => {
+      const byUse = i === 0 ? 1 : Math.max(0.15, Math.min(OTHER_SENSE, ((counts.get(sense) ?? 0) + 1) / (first + 1)));
+      return { sense, weight: labels.has(sense) ? Math.max(LABEL_SENSE, byUse) : byUse };
+    });
   }
 
   /** The noun lemma WordNet knows for a word or a collocation ('sea lions' -> 'sea lion'), or null. */
@@ -632,9 +635,9 @@ export class WordNet {
       // The taxonomy found nothing close: read the definitions. The first noun of the query's own
       // gloss that names labels is its genus ('kitten': "young domestic cat"); a label whose gloss
       // names the query is weaker evidence ('lake' in lakeside's "the shore of a lake").
-      const first = senses[0];
-      const genus = first ? this.glossGenus(this.synset(first.sense).gloss) : [];
-      for (const t of genus) offer({ label: t.label, weight: GLOSS_GENUS_WEIGHT * t.weight, relation: 'gloss' });
+      for (const { sense, weight } of senses)
+        for (const t of this.glossGenus(this.synset(sense).gloss))
+          offer({ label: t.label, weight: GLOSS_GENUS_WEIGHT * weight * t.weight, relation: 'gloss' });
       const forms = new Set([key, `${key}s`, `${key}es`]);
       for (const v of vocab) if ([...forms].some((f) => v.gloss.has(f))) offer({ label: v.label, weight: GLOSS_WEIGHT, relation: 'gloss' });
     }
