@@ -51,7 +51,6 @@ async function waitForDemo(page: Page): Promise<{ demo: Library; files: Media[] 
   }
 }
 
-const toast = (page: Page, text: string) => page.locator('.toast').filter({ hasText: text });
 const dialogVideo = (dialog: Locator) => dialog.locator('.moment-player video').first();
 const videoState = (dialog: Locator) =>
   // t: the media's time (the element's clock minus the B-frame offset the player measured)
@@ -174,27 +173,23 @@ describe('moment viewer', () => {
       await page.getByRole('button', { name: 'Exit full screen' }).click();
       await page.waitForFunction(() => document.fullscreenElement === null);
 
-      // Trim: a start after the end is no range; a valid one is saved and the dialog closes.
-      await dialog.getByRole('button', { name: 'Trim', exact: true }).click();
-      const trim = page.getByRole('dialog', { name: 'Trim animals' });
+      // Trim in place (no second dialog): a start after the end is no range and is not saved; a valid one is saved at once.
+      expect(await dialog.getByRole('button', { name: 'Trim', exact: true }).count()).toBe(0);
+      const trim = dialog.getByRole('group', { name: 'Trim' });
       const start = trim.getByRole('textbox', { name: 'Start' });
       const finish = trim.getByRole('textbox', { name: 'End' });
       await start.click();
       await start.fill('00:00:09');
       await start.press('Tab');
-      await trim.getByText('The start must come before the end', { exact: false }).waitFor();
-      await trim.getByRole('button', { name: 'Confirm' }).click();
-      await toast(page, MSG_MOMENT.noRangeSelected).waitFor();
-      expect(await trim.isVisible()).toBe(true);
+      await trim.getByText(MSG_MOMENT.noRangeSelected, { exact: false }).waitFor();
+      expect(await dialog.getByTestId('moment-trimmed').count()).toBe(0);
       await start.click();
       await start.fill('00:00:01');
       await start.press('Tab');
       await finish.fill('00:00:03.5');
       await finish.press('Tab');
       await trim.getByText('Length 2.5s').waitFor();
-      await shot(page, 'moment-trim-dialog');
-      await trim.getByRole('button', { name: 'Confirm' }).click();
-      await trim.waitFor({ state: 'detached' });
+      await shot(page, 'moment-trim-in-place');
       await dialog.getByTestId('moment-dialog-range').filter({ hasText: '00:00:01 – 00:00:03' }).waitFor();
       await dialog.getByTestId('moment-range').filter({ hasText: '00:00:01 – 00:00:03.5' }).waitFor();
 
@@ -217,14 +212,14 @@ describe('moment viewer', () => {
       await card.waitFor({ timeout: 30_000 });
       await expect.poll(() => chip.innerText()).toBe('00:00:01 – 00:00:03');
 
-      // The card's own Trim action opens the Trim dialog with the saved range.
-      await card.hover();
-      await card.getByRole('button', { name: /^Trim moment/ }).click();
-      await trim.waitFor();
+      // The card says it is trimmed; its dialog opens on the saved range.
+      await card.getByTestId('moment-card-trimmed').waitFor();
+      await card.locator('.moment-card__frame').click();
+      await start.waitFor();
       expect(await start.inputValue()).toBe('00:00:01');
       expect(await finish.inputValue()).toBe('00:00:03.5');
-      await trim.getByRole('button', { name: 'Cancel' }).click();
-      await trim.waitFor({ state: 'detached' });
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
 
       // A visual result opens on the visual summary.
       await page.goto(`${app.url}${ROUTES.search}?libs=${demo._id}&text=dog`);

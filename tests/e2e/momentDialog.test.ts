@@ -71,7 +71,14 @@ async function counterSearch(tag: string, viewport: Viewport = { width: 1280, he
 async function openDialog(page: Page, card: ReturnType<Page['locator']>) {
   await card.locator('.moment-card__frame').click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByTestId('timeline-canvas').locator('canvas').waitFor();
+  await dialog
+    .getByTestId('timeline-canvas')
+    .locator('canvas')
+    .waitFor()
+    .catch(async (e: unknown) => {
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'moment-dialog-debug.png') });
+      throw e;
+    });
   await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[role=dialog] video')?.readyState ?? 0) >= 2);
   return dialog;
 }
@@ -172,4 +179,68 @@ describe('moment dialog (issue 19)', () => {
     await page.waitForTimeout(500);
     expect(await zoom.innerText()).toBe('120 %');
   });
+
+  it(
+    'trims in place, without a second dialog; the card then shows a frame from inside the trim and says it is trimmed',
+    { timeout: 240_000 },
+    async () => {
+      const { page, card } = await counterSearch('trimplace');
+      const dialog = await openDialog(page, card);
+      expect(await dialog.getByRole('button', { name: 'Trim', exact: true }).count()).toBe(0);
+      expect(await card.getByRole('button', { name: /^Trim/ }).count()).toBe(0);
+      const trim = dialog.getByRole('group', { name: 'Trim' });
+      const start = trim.getByRole('textbox', { name: 'Start' });
+      const end = trim.getByRole('textbox', { name: 'End' });
+      expect(await start.inputValue()).toBe('00:00:00');
+
+      // A start after the end is no range: said so, and nothing is saved.
+      await start.click();
+      await start.fill('00:00:05');
+      await start.press('Enter');
+      await trim.getByText(MSG_MOMENT.noRangeSelected, { exact: false }).waitFor();
+      expect(await dialog.getByTestId('moment-trimmed').count()).toBe(0);
+
+      // Valid boundaries are saved at once, from the keyboard: the range, the timeline and the marker follow.
+      await start.click();
+      await start.fill('00:00:00.40');
+      await start.press('Enter');
+      await end.click();
+      await end.fill('00:00:01');
+      await end.press('Enter');
+      await dialog.getByTestId('moment-range').filter({ hasText: '00:00:00.4 – 00:00:01' }).waitFor();
+      await trim.getByText('Length 0.6s').waitFor();
+      await dialog.getByTestId('moment-trimmed').waitFor();
+      expect(await page.getByRole('dialog').count()).toBe(1);
+      await shot(page, 'moment-trim-in-place-1280');
+
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      // The card: the trimmed range, a visible marker, and a picture from inside the range (0.7 s).
+      await expect.poll(() => card.locator('.moment-card__chips .time-chip').first().innerText()).toBe('00:00:00 – 00:00:01');
+      await card.getByTestId('moment-card-trimmed').waitFor();
+      expect(await card.getByTestId('moment-card-trimmed').isVisible()).toBe(true);
+      const src = new URL((await card.locator('img.moment-card__poster').getAttribute('src'))!, app.url);
+      const t = Number(src.searchParams.get('t'));
+      expect(t).toBeGreaterThan(0.4);
+      expect(t).toBeLessThan(1);
+      // and the picture is that frame: 0.7 s is frame 17 (the poster is 280 px wide, so its stripes are 28 px)
+      const bits = await card.locator('img.moment-card__poster').evaluate(async (img: HTMLImageElement) => {
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = 640;
+        canvas.height = 360;
+        const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+        ctx.drawImage(img, 0, 0, 640, 360);
+        let n = 0;
+        for (let i = 0; i < 10; i++) {
+          const [r, g, b] = ctx.getImageData(i * 64 + 32, 50, 1, 1).data;
+          if (r! + g! + b! > 3 * 128) n |= 1 << i;
+        }
+        return n;
+      });
+      expect(bits).toBeGreaterThanOrEqual(10);
+      expect(bits).toBeLessThan(25);
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'search-card-trimmed-1280.png') });
+    },
+  );
 });

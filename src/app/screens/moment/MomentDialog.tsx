@@ -11,14 +11,14 @@ import { DownloadMenu } from './DownloadMenu';
 import { MomentSidePanel } from './MomentLines';
 import { MomentPlayer, type MomentPlayerHandle } from './MomentPlayer';
 import { MomentTimeline, timelineMediaOf, type TimelineRange } from './MomentTimeline';
-import { IconTrim } from './playerIcons';
-import { TrimDialog } from './TrimDialog';
+import { TrimFields } from './TrimFields';
 import './moment.css';
 
 /**
  * The moment dialog (spec section 2): the player (Moment / Full video), the timeline with the
  * moment's boundaries, and the transcript and visual summary of its media, following playback.
- * The moment plays and shows with its effective (trimmed) range; the footer opens the Trim dialog.
+ * The moment plays and shows with its effective (trimmed) range. Trimming happens here, in place: the
+ * timeline's handles or the Start and End fields under it save the range at once (no second dialog).
  */
 export function MomentDialog({
   moment,
@@ -40,7 +40,6 @@ export function MomentDialog({
   const range = effectiveRange(moment, byMoment);
   const trimmed = Boolean(byMoment[moment.id]);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
-  const [trimming, setTrimming] = useState(false);
   const player = useRef<MomentPlayerHandle>(null);
 
   const timelineMedia = useMemo(() => timelineMediaOf(media), [media]);
@@ -64,7 +63,11 @@ export function MomentDialog({
             {formatTimecode(range.startTime)} – {formatTimecode(range.endTime)}
           </span>
           <span>{formatMomentLength(range.endTime - range.startTime)}</span>
-          {trimmed && <span className="pill pill--accent">Trimmed</span>}
+          {trimmed && (
+            <span className="pill pill--accent" data-testid="moment-trimmed">
+              Trimmed
+            </span>
+          )}
           {libraryLabel && <span>{libraryLabel}</span>}
         </span>
       }
@@ -83,15 +86,6 @@ export function MomentDialog({
               Reset trim
             </Button>
           )}
-          <Button
-            variant="secondary"
-            onClick={() => {
-              player.current?.pause();
-              setTrimming(true);
-            }}
-          >
-            <IconTrim size={16} /> Trim
-          </Button>
           <DownloadMenu
             moment={moment}
             range={range}
@@ -110,6 +104,7 @@ export function MomentDialog({
         <div className="moment-view__main">
           <MomentPlayer ref={player} media={media} libraryId={moment.libraryId} mediaId={moment.mediaId} range={range} onVideo={setVideo} />
           <MomentTimeline media={timelineMedia} source={media} range={timelineRange} onRangeCommit={onRangeCommit} video={video} />
+          {media && timelineMedia.duration > 0 && <TrimFields moment={moment} range={range} duration={timelineMedia.duration} />}
         </div>
         <MomentSidePanel
           libraryId={moment.libraryId}
@@ -120,7 +115,6 @@ export function MomentDialog({
           onSeek={onSeek}
         />
       </div>
-      {trimming && <TrimDialog moment={moment} media={media} onClose={() => setTrimming(false)} />}
     </Dialog>
   );
 }

@@ -9,7 +9,6 @@ import { Spinner } from '../../ui/Spinner';
 import { Tooltip } from '../../ui/Tooltip';
 import { DownloadMenu } from '../moment/DownloadMenu';
 import { IconTrim } from '../moment/playerIcons';
-import { TrimDialog } from '../moment/TrimDialog';
 import type { MasonryCell } from './masonry';
 import { formatMomentLength, formatTimecode } from './momentFormat';
 import { showsVideo } from './previewRecovery';
@@ -62,6 +61,10 @@ export const MomentCard = memo(function MomentCard({
   // The card shows and plays the moment's effective (trimmed) range.
   const { byMoment } = useSnapshot(momentEdits);
   const shown = effectiveMoment(moment, byMoment);
+  const trimmed = shown !== moment;
+  // A trimmed moment's picture comes from inside its range (a poster time is rounded to 0.1 s, so its
+  // very start could show a frame cut off).
+  const posterAt = trimmed ? (shown.startTime + shown.endTime) / 2 : shown.startTime;
   const inView = useInView(ref);
   const hover = useHoverIntent();
   const previewable = canPreview(moment, media);
@@ -70,7 +73,6 @@ export const MomentCard = memo(function MomentCard({
   const { byLibrary } = useSnapshot(previewTokens);
   const token = byLibrary[moment.libraryId]?.token ?? null;
   const [posterFailed, setPosterFailed] = useState(false);
-  const [trimming, setTrimming] = useState(false);
 
   const name = mediaNameOf(media);
   const range = `${formatTimecode(shown.startTime)} – ${formatTimecode(shown.endTime)}`;
@@ -114,7 +116,7 @@ export const MomentCard = memo(function MomentCard({
         {token && !posterFailed ? (
           <img
             className="moment-card__poster"
-            src={thumbnailUrl(moment.libraryId, moment.mediaId, token, shown.startTime)}
+            src={thumbnailUrl(moment.libraryId, moment.mediaId, token, posterAt)}
             alt=""
             loading="lazy"
             decoding="async"
@@ -150,6 +152,11 @@ export const MomentCard = memo(function MomentCard({
         <span className="moment-card__chips">
           <span className="time-chip">{range}</span>
           <span className="time-chip time-chip--muted">{formatMomentLength(shown.endTime - shown.startTime)}</span>
+          {trimmed && (
+            <span className="time-chip time-chip--trimmed" data-testid="moment-card-trimmed">
+              <IconTrim size={12} /> Trimmed
+            </span>
+          )}
         </span>
       </div>
       <CheckboxControl
@@ -162,16 +169,6 @@ export const MomentCard = memo(function MomentCard({
         <Tooltip content={MSG_SEARCH_UI.similarMoments} side="top">
           <button type="button" className="moment-card__action" aria-label={MSG_SEARCH_UI.similarMoments} onClick={() => onSimilar(moment)}>
             <IconSimilar size={16} />
-          </button>
-        </Tooltip>
-        <Tooltip content="Trim" side="top">
-          <button
-            type="button"
-            className="moment-card__action"
-            aria-label={`Trim moment ${range} of ${name}`}
-            onClick={() => setTrimming(true)}
-          >
-            <IconTrim size={16} />
           </button>
         </Tooltip>
         <DownloadMenu
@@ -191,7 +188,6 @@ export const MomentCard = memo(function MomentCard({
           )}
         />
       </div>
-      {trimming && <TrimDialog moment={moment} media={media} onClose={() => setTrimming(false)} />}
       <div className="moment-card__body">
         <div className="moment-card__name-row">
           <span className="moment-card__name" title={name}>
