@@ -16,6 +16,8 @@ interface Slot {
   rolling: boolean;
   /** When play() was last called on it (to learn how long an element takes to start). */
   playCalledAt: number | null;
+  /** Arrived early: paused on its clip's first frame, at this media time, until the front one ends. */
+  held: number | null;
 }
 
 type FrameMeta = { mediaTime: number; expectedDisplayTime: number };
@@ -101,6 +103,7 @@ export class SequencePlayback {
       target: 0,
       rolling: false,
       playCalledAt: null,
+      held: null,
     })) as [Slot, Slot];
     for (const slot of this.slots) {
       // attachPlayer seeks on loadedmetadata; the B-frame offset arrives later, so the seek is redone then.
@@ -191,7 +194,7 @@ export class SequencePlayback {
   private startFront() {
     const slot = this.slots[this.front]!;
     this.startElement(slot);
-    this.watch(slot);
+    this.watch(slot, true);
   }
 
   private startElement(slot: Slot) {
@@ -204,8 +207,10 @@ export class SequencePlayback {
         this.log(`play ${index} refused: ${e instanceof Error ? e.message : String(e)}`);
         // A new source being attached (hls.js) interrupts play(): try again once it can play.
         const retry = () => {
-          if (!this.destroyed && slot.clipIndex === index && (slot.rolling || (this.playing && slot === this.slots[this.front])))
+          if (!this.destroyed && slot.clipIndex === index && (slot.rolling || (this.playing && slot === this.slots[this.front]))) {
             slot.video.play().catch(() => undefined);
+            this.watch(slot, true);
+          }
         };
         if (slot.video.readyState >= 3) queueMicrotask(retry);
         else slot.video.addEventListener('canplay', retry, { once: true });
@@ -214,6 +219,7 @@ export class SequencePlayback {
   }
 
   private stopRolling(slot: Slot) {
+    slot.held = null;
     if (!slot.rolling) return;
     this.log(`stop rolling ${slot.clipIndex}`);
     slot.rolling = false;
@@ -267,7 +273,9 @@ export class SequencePlayback {
   }
 
   // One frame-callback request per element while it plays.
-  private watch(slot: Slot) {
+  // `fresh`: drop an earlier request first (a new source attached by hls.js can leave it unanswered).
+  private watch(slot: Slot, fresh = false) {
+    if (fresh) this.unwatch(slot);
     if (this.destroyed || this.watches.has(slot)) return;
     const video = slot.video as FrameVideo;
     if (typeof video.requestVideoFrameCallback !== 'function') return;
@@ -286,6 +294,12 @@ export class SequencePlayback {
       if (!slot.video.paused) this.watch(slot);
     });
     this.watches.set(slot, handle);
+  }
+
+  private unwatch(slot: Slot) {
+    const handle = this.watches.get(slot);
+    if (handle !== undefined) (slot.video as FrameVideo).cancelVideoFrameCallback?.(handle);
+    this.watches.delete(slot);
   }
 
   private cancelWatches() {
@@ -313,7 +327,7 @@ export class SequencePlayback {
         this.log(`roll ${next} from ${back.target.toFixed(2)} at ${mediaTime.toFixed(2)}`);
         back.video.muted = true;
         this.startElement(back);
-        this.watch(back);
+        this.watch(back, true);
       }
     }
     // This is the clip's last frame when the next one would start at or after its end. Frame callbacks
@@ -352,13 +366,21 @@ export class SequencePlayback {
     this.frontLeft = Number.POSITIVE_INFINITY;
     this.pending = { from: index, lastFrameAt: displayAt, lastMediaTime: mediaTime };
     if (back.clipIndex !== next) this.preload(next);
+    if (back.rolling && back.held !== null) {
+      // It was waiting on the first frame: shown from the next paint, and set going again.
+      const held = back.held;
+      back.held = null;
+      this.bringIn(back, held, performance.now());
+      this.startFront();
+      return;
+    }
     if (!back.rolling) {
       // No preroll (the clip starts at 0 of its media, or it was too short to start one): start now.
       this.position(back, next, this.clips[next]!.beginEndTimestamp.startTime);
       back.rolling = true;
       back.video.muted = true;
       this.startElement(back);
-      this.watch(back);
+      this.watch(back, true);
     }
   }
 
@@ -374,13 +396,22 @@ export class SequencePlayback {
       return;
     }
     // The back element shows the next clip's first frame: if the front one has shown its last, swap.
-    const p = this.pending;
-    if (!p) {
-      // Early: hold it back until the front element's last frame.
-      slot.video.playbackRate = this.rate * 0.5;
+    slot.video.playbackRate = this.rate;
+    if (!this.pending) {
+      // Early: it waits on the first frame (paused, hidden) for the front element's last frame, so
+      // none of the next clip's frames are lost.
+      slot.video.pause();
+      slot.held = mediaTime;
+      this.log(`held ${slot.clipIndex} at ${mediaTime.toFixed(2)}`);
       return;
     }
-    slot.video.playbackRate = this.rate;
+    this.bringIn(slot, mediaTime, displayAt);
+  }
+
+  // The back element, on the next clip's first frame, comes to the front.
+  private bringIn(slot: Slot, mediaTime: number, displayAt: number) {
+    const p = this.pending!;
+    const clip = this.clips[slot.clipIndex]!;
     this.pending = null;
     this.swap();
     const record = {
