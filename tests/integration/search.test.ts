@@ -141,9 +141,11 @@ describe('ingest and search', () => {
       expect(r[0]!.confidence, `${type} ${text}`).not.toBe('low');
       for (const m of r) expect(m.score >= 0 && m.score <= 1).toBe(true);
     }
-    // a breed the dog photo is not labelled with still finds it through WordNet (dog above it)
+    // a breed neither dog photo is labelled with still finds them through WordNet (dog above it):
+    // dog.jpg and person.jpg (a man with his dog and a horse) come first, nothing else
     const breed = inMedia(await search('visual', { text: 'a whippet' }), media._id);
-    expect(overlaps(breed[0]!, entry('dog.jpg'))).toBe(true);
+    expect(breed.length).toBeGreaterThan(0);
+    for (const m of breed.slice(0, 2)) expect(overlaps(m, entry('dog.jpg')) || overlaps(m, entry('person.jpg'))).toBe(true);
     for (const [type, text] of [
       ['visual', 'submarine'],
       ['transcript', 'the orchestra tuned their violins at midnight'],

@@ -56,6 +56,21 @@ export class SearchRepository {
     return [...best.values()];
   }
 
+  /** The best shots for each of several words, in one statement: an ordered index range per word. */
+  async topShotsByTerm(libraryIds: string[], terms: string[], limit: number, mediaIds?: string[]) {
+    if (!terms.length) return [];
+    const media = mediaIds?.length ? sql`and st.media_id in (${sql.join(mediaIds)})` : sql``;
+    const rows = await sql<{ term: string; media_id: string; shot_idx: number; score: number }>`
+      select t.term, s.media_id, s.shot_idx, s.score
+      from unnest(${terms}::text[]) as t(term)
+      cross join lateral (
+        select st.media_id, st.shot_idx, st.score from shot_terms st
+        where st.library_id in (${sql.join(libraryIds)}) and st.term = t.term ${media}
+        order by st.score desc limit ${limit}
+      ) s`.execute(this.db);
+    return rows.rows.map((r) => ({ term: r.term, mediaId: r.media_id, shotIdx: r.shot_idx, score: Number(r.score) }));
+  }
+
   /** The keyframes (with their labels) of the given shots, of completed media only, in time order. */
   async framesOfShots(shots: Array<{ mediaId: string; shotIdx: number }>): Promise<FrameRow[]> {
     if (!shots.length) return [];
@@ -180,24 +195,28 @@ export class SearchRepository {
     }
     stats.segments = base.segments;
     stats.avgLength = base.avgLength;
-    const df = await sql<{ lexeme: string; n: number }>`
-      select l.lexeme, (select count(*)::int from transcript_segments s
-        where s.library_id in (${sql.join(libraryIds)}) and s.tsv @@ to_tsquery('simple', quote_literal(l.lexeme))) n
-      from unnest(${lexemes}::text[]) as l(lexeme)`.execute(this.db);
-    for (const r of df.rows) stats.df.set(r.lexeme, r.n);
+    // One pass over the segments holding any query word: each word's document frequency, and the
+    // candidates with the most distinct query words (BM25 then ranks them exactly).
+    const tsq = (l: string) => sql`to_tsquery('simple', ${`'${l.replace(/'/g, "''")}'`})`;
     const anyWord = sql`to_tsquery('simple', ${lexemes.map((l) => `'${l.replace(/'/g, "''")}'`).join(' | ')})`;
-    let q = this.db
-      .selectFrom('transcript_segments as s')
-      .innerJoin('media as m', 'm.id', 's.media_id')
-      .select(['s.media_id', 's.library_id', 's.start', 's.end', 's.text', sql<string>`s.tsv::text`.as('tsv')])
-      .where('s.library_id', 'in', libraryIds)
-      .where('m.status', '=', 'completed')
-      .where(sql<boolean>`s.tsv @@ ${anyWord}`);
-    if (mediaIds?.length) q = q.where('s.media_id', 'in', mediaIds);
-    const rows = await q
-      .orderBy(sql`ts_rank_cd(s.tsv, ${anyWord})`, 'desc')
-      .limit(limit)
-      .execute();
+    const media = mediaIds?.length ? sql`and s.media_id in (${sql.join(mediaIds)})` : sql``;
+    const found = await sql<{ media_id: string; library_id: string; start: number; end: number; text: string; tsv: string; df: number[] }>`
+      with hits as materialized (
+        select s.media_id, s.library_id, s.start, s."end", s.text, s.tsv,
+          ${sql.join(
+            lexemes.map((l) => sql`(s.tsv @@ ${tsq(l)})::int`),
+            sql` + `,
+          )} as n
+        from transcript_segments s
+        join media m on m.id = s.media_id and m.status = 'completed'
+        where s.library_id in (${sql.join(libraryIds)}) and s.tsv @@ ${anyWord} ${media}
+      ),
+      df as (select array[${sql.join(lexemes.map((l) => sql`count(*) filter (where tsv @@ ${tsq(l)})::int`))}] as df from hits)
+      select h.media_id, h.library_id, h.start, h."end", h.text, h.tsv::text as tsv, (select df from df) as df
+      from hits h order by h.n desc limit ${limit}`.execute(this.db);
+    const dfs = found.rows[0]?.df ?? [];
+    lexemes.forEach((l, i) => stats.df.set(l, Number(dfs[i] ?? 0)));
+    const rows = found.rows.map((r) => ({ ...r, start: Number(r.start), end: Number(r.end) }));
     return { query, stats, rows };
   }
 }

@@ -111,9 +111,13 @@ export class SearchService {
     // Candidate shots from the shot index: a shot's score for a concept is its best looked-up word
     // (times that word's weight), averaged over the concepts; the best shots are scored exactly.
     const shots = new Map<string, { mediaId: string; shotIdx: number; perConcept: number[] }>();
+    const terms = [...new Set(query.flatMap((q) => q.lookups.map((l) => l.term)))];
+    const byTerm = new Map<string, Array<{ mediaId: string; shotIdx: number; score: number }>>();
+    for (const r of await this.d.search.topShotsByTerm(libraryIds, terms, SHOT_CANDIDATES, mediaIds))
+      (byTerm.get(r.term) ?? byTerm.set(r.term, []).get(r.term)!).push(r);
     for (const [i, q] of query.entries()) {
       for (const { term, weight } of q.lookups)
-        for (const s of await this.d.search.topShots(libraryIds, [term], SHOT_CANDIDATES, mediaIds)) {
+        for (const s of byTerm.get(term) ?? []) {
           const key = `${s.mediaId}:${s.shotIdx}`;
           const cur = shots.get(key) ?? { mediaId: s.mediaId, shotIdx: s.shotIdx, perConcept: query.map(() => 0) };
           cur.perConcept[i] = Math.max(cur.perConcept[i]!, s.score * weight);
