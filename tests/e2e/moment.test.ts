@@ -99,6 +99,8 @@ describe('moment viewer', () => {
       await dialog.getByTestId('timeline-slot').waitFor({ state: 'attached' });
       await dialog.getByTestId('moment-range').waitFor();
       await dialog.locator('.moment-lines__item--in').filter({ hasText: first.text }).waitFor();
+      // The search's words are marked in the transcript.
+      expect(await dialog.locator('.moment-lines__item--in mark.moment-lines__match').count()).toBeGreaterThan(0);
       await shot(page, 'moment-dialog');
 
       // Pause, then a click on the second line seeks there; outside the moment it switches to Full video.

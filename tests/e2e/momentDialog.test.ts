@@ -243,4 +243,19 @@ describe('moment dialog (issue 19)', () => {
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'search-card-trimmed-1280.png') });
     },
   );
+
+  it("marks the search's words in the side panel's lines", { timeout: 240_000 }, async () => {
+    const { page, card } = await counterSearch('matchwords');
+    const dialog = await openDialog(page, card);
+    // The counter video has no speech: its visual summary reads its on-screen text, 'counter'.
+    await dialog.getByRole('radio', { name: 'Visual summary' }).click();
+    const lines = dialog.getByRole('list', { name: 'Visual summary' });
+    await lines.locator('.moment-lines__item').first().waitFor();
+    const marks = lines.locator('mark.moment-lines__match');
+    await expect.poll(() => marks.count()).toBeGreaterThan(0);
+    expect((await marks.allInnerTexts()).every((t) => t.toLowerCase() === 'counter')).toBe(true);
+    // Only the words: 'Colours' and 'Text on screen' are not marked.
+    expect(await lines.locator('.moment-lines__item').first().locator('mark').count()).toBe(1);
+    await shot(page, 'moment-matched-words-1280');
+  });
 });

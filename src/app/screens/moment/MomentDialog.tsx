@@ -27,6 +27,7 @@ export function MomentDialog({
   onClose,
   onSimilar,
   onSearchInMedia,
+  matchText,
 }: {
   moment: Moment;
   media: Media | undefined;
@@ -35,6 +36,8 @@ export function MomentDialog({
   onSimilar: (m: Moment) => void;
   /** Absent when the search is already within this media. */
   onSearchInMedia?: (m: Moment) => void;
+  /** The search's words, marked where the side panel's lines say them. */
+  matchText?: string;
 }) {
   const { byMoment } = useSnapshot(momentEdits);
   const range = effectiveRange(moment, byMoment);
@@ -112,6 +115,7 @@ export function MomentDialog({
           defaultTab={moment.text.trim() ? 'transcript' : 'visual'}
           video={video}
           highlight={range}
+          matchText={matchText}
           onSeek={onSeek}
         />
       </div>

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { MSG_MOMENT, TRANSCRIPT_FOLLOW } from '../../../contract';
 import { searchApi } from '../../api/instance';
 import type { TimeRange } from '../../state/momentEdits';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { formatTimecode } from '../search/momentFormat';
+import { matchParts, matchTerms } from './matchWords';
 import { mediaTimeOf } from './mediaClock';
 import { activeLineIndex } from './playerRules';
 import './moment.css';
@@ -50,6 +51,7 @@ export function MomentSidePanel({
   defaultTab,
   video,
   highlight,
+  matchText = '',
   onSeek,
 }: {
   libraryId: string;
@@ -58,6 +60,8 @@ export function MomentSidePanel({
   video: HTMLVideoElement | null;
   /** The moment's range: its lines are marked. */
   highlight: TimeRange | null;
+  /** The search's words: where lines say them, they are marked. */
+  matchText?: string;
   onSeek: (seconds: number) => void;
 }) {
   const [tab, setTab] = useState<LinesTab>(defaultTab);
@@ -72,7 +76,16 @@ export function MomentSidePanel({
           { value: 'visual', label: 'Visual summary' },
         ]}
       />
-      <MomentLines key={tab} libraryId={libraryId} mediaId={mediaId} kind={tab} video={video} highlight={highlight} onSeek={onSeek} />
+      <MomentLines
+        key={tab}
+        libraryId={libraryId}
+        mediaId={mediaId}
+        kind={tab}
+        video={video}
+        highlight={highlight}
+        matchText={matchText}
+        onSeek={onSeek}
+      />
     </aside>
   );
 }
@@ -88,6 +101,7 @@ export function MomentLines({
   kind,
   video,
   highlight,
+  matchText = '',
   onSeek,
 }: {
   libraryId: string;
@@ -95,9 +109,11 @@ export function MomentLines({
   kind: LinesTab;
   video: HTMLVideoElement | null;
   highlight: TimeRange | null;
+  matchText?: string;
   onSeek: (seconds: number) => void;
 }) {
   const data = useLines(libraryId, mediaId, kind);
+  const terms = useMemo(() => matchTerms(matchText), [matchText]);
   const lines = data.status === 'ready' ? data.lines : null;
   const [active, setActive] = useState(-1);
   const list = useRef<HTMLOListElement>(null);
@@ -173,7 +189,17 @@ export function MomentLines({
             aria-label={`${formatTimecode(l.start)} ${l.text}`}
           >
             <span className="moment-lines__time">{formatTimecode(l.start)}</span>
-            <span className="moment-lines__text">{l.text}</span>
+            <span className="moment-lines__text">
+              {matchParts(l.text, terms).map((p, j) =>
+                p.match ? (
+                  <mark key={j} className="moment-lines__match">
+                    {p.text}
+                  </mark>
+                ) : (
+                  p.text
+                ),
+              )}
+            </span>
           </button>
         </li>
       ))}

@@ -374,6 +374,7 @@ export default function SearchScreen() {
           libraryLabel={multi && byId.get(open.libraryId) ? libraryName(byId.get(open.libraryId)!) : null}
           onClose={onClose}
           onSimilar={onSimilar}
+          matchText={query.text}
           onSearchInMedia={query.media === open.mediaId ? undefined : (m) => update({ media: m.mediaId, open: null })}
         />
       )}
