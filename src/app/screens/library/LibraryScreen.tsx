@@ -2,8 +2,6 @@ import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'rea
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import {
-  DEFAULT_LIBRARY_TAB,
-  LIBRARY_TABS,
   MEDIA_TABLE_COLUMNS,
   MSG,
   MSG_LIB,
@@ -17,7 +15,6 @@ import {
   mediaPath,
   statusCounts,
   type Library,
-  type LibraryTab,
   type Media,
   type MediaSortValue,
   type MediaStatus,
@@ -38,6 +35,7 @@ import { IconChevronLeft, IconColumns, IconGrid, IconList, IconLock, IconPlus, I
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Menu, MenuCheckboxItem } from '../../ui/Menu';
 import { SegmentedControl } from '../../ui/SegmentedControl';
+import { useEscapeToClear } from '../../hooks/useEscapeToClear';
 import { Select } from '../../ui/Select';
 import { PageSpinner } from '../../ui/Spinner';
 import { Switch } from '../../ui/Switch';
@@ -75,8 +73,6 @@ export const SORT_LABELS: Record<MediaSortValue, string> = {
   'duration#1': 'Duration: shortest',
   'duration#-1': 'Duration: longest',
 };
-
-const isTab = (v: string | null): v is LibraryTab => LIBRARY_TABS.includes(v as LibraryTab);
 
 /** /library/{id} and /library/{id}/media/{mediaId}: loads the library; a missing one goes to /libraries. */
 export default function LibraryScreen() {
@@ -128,9 +124,9 @@ export default function LibraryScreen() {
 
 function LibraryPage({ library, mediaId }: { library: Library; mediaId: string | null }) {
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const tabParam = params.get('tab');
-  const tab: LibraryTab = isTab(tabParam) ? tabParam : DEFAULT_LIBRARY_TAB;
+  // The query keeps what the page was opened with (the spec's tab among it) when a media modal opens
+  // and closes. The Visual / Transcript toggle it once fed changed nothing on the page: it is gone.
+  const [params] = useSearchParams();
   const { libraryViewMode, autoplayVideos } = useSnapshot(preferences);
   const { sort, hiddenColumns } = useSnapshot(libraryView);
   const { user } = useSnapshot(session);
@@ -155,6 +151,9 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
   const grid = libraryViewMode === 'grid';
   const filter = useMemo(() => (grid ? { title: titleFilter } : { status: statusFilter }), [grid, titleFilter, statusFilter]);
   const shown = useMemo(() => filterMedia(files, filter), [files, filter]);
+
+  const clearSelection = useCallback(() => setSelected(new Set()), []);
+  useEscapeToClear(selected.size > 0, clearSelection);
 
   // Selected media that disappeared (deleted, cleared) leave the selection.
   useEffect(() => {
@@ -313,16 +312,6 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
         </header>
 
         <div className="library-toolbar">
-          {/* Seam for in-library search: the tab is kept in the URL for the search issue to use. */}
-          <SegmentedControl<LibraryTab>
-            label="Search mode"
-            value={tab}
-            onValueChange={(t) => setParams(t === DEFAULT_LIBRARY_TAB ? {} : { tab: t }, { replace: true })}
-            options={[
-              { value: 'visual', label: 'Visual' },
-              { value: 'transcript', label: 'Transcript' },
-            ]}
-          />
           {files.length > 0 && (
             <div className="library-toolbar__filters">
               {grid ? (

@@ -71,7 +71,12 @@ function MediaCard({ media }: { media: Media }) {
       </div>
       <div className="media-card__body">
         <div className="media-card__text">
-          <span className="media-card__title" title={media.metadata.name}>
+          {/* The name opens the media as its picture does (the picture's button is the keyboard's way in). */}
+          <span
+            className={`media-card__title${canOpen(media) || selecting ? ' media-card__title--link' : ''}`}
+            title={media.metadata.name}
+            onClick={activate}
+          >
             {media.metadata.name}
           </span>
           <div className="media-card__meta">

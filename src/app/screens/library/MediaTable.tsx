@@ -92,7 +92,12 @@ function FilenameCell({ media }: { media: Media }) {
         <MediaThumb media={media} />
       </button>
       <div className="media-row__names">
-        <span className="media-row__name" title={media.metadata.name}>
+        {/* The name opens the media as its picture does (the picture's button is the keyboard's way in). */}
+        <span
+          className={`media-row__name${canOpen(media) ? ' media-row__name--link' : ''}`}
+          title={media.metadata.name}
+          onClick={() => canOpen(media) && a.open(media)}
+        >
           {media.metadata.name}
         </span>
         <span className="media-row__filename" title={failed ? MSG_MEDIA.erroredOverlay : media.metadata.filename}>

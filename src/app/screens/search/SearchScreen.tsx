@@ -10,6 +10,7 @@ import {
   type SearchRequest,
   type SearchResultType,
 } from '../../../contract';
+import { useEscapeToClear } from '../../hooks/useEscapeToClear';
 import { libraries, loadLibraries } from '../../state/libraries';
 import { preferences, setPreference } from '../../state/preferences';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
@@ -109,6 +110,7 @@ export default function SearchScreen() {
     searchState.mediaId = query.media;
   }, [query.search, query.media]);
 
+  useEscapeToClear(selecting, clearMomentSelection);
   const terms = hasSearchTerms(query, image);
   useEffect(() => {
     if (!terms) clearMomentSelection();
