@@ -288,6 +288,16 @@ describe('search', () => {
       await waitForCard(page, cardsOf(page, animals).first());
       expect(await cardsOf(page, clip).count()).toBe(0);
 
+      // Nothing confident (the demo has a dog but no submarine): 'No confident matches', and the partial
+      // matches behind a toggle, labelled as low confidence once shown.
+      await box.fill('dog submarine');
+      await page.getByText(MSG_SEARCH.noConfidentMatches).waitFor();
+      expect(await cardsOf(page, animals).count()).toBe(0);
+      await page.getByRole('button', { name: /^Show \d+ low-confidence results?$/ }).click();
+      await cardsOf(page, animals).filter({ hasText: MSG_SEARCH.lowConfidence }).first().waitFor();
+      await box.fill('dog');
+      await waitForCard(page, cardsOf(page, animals).first());
+
       // Multi-select: Select all honours the filter (shown as a pill cut at 8 characters): both the demo
       // and the default library, and results from both.
       await switcher.click();
