@@ -40,7 +40,8 @@ async function shot(page: Page, name: string) {
   await page.waitForFunction(
     () =>
       [...document.querySelectorAll<HTMLVideoElement>('[role=dialog] video')].every((v) => v.readyState >= 2) &&
-      [...document.images].every((img) => img.complete),
+      // (lazy pictures out of view never load)
+      [...document.images].every((img) => img.complete || img.loading === 'lazy'),
     null,
     { timeout: 20_000 },
   );
@@ -257,5 +258,38 @@ describe('moment dialog (issue 19)', () => {
     // Only the words: 'Colours' and 'Text on screen' are not marked.
     expect(await lines.locator('.moment-lines__item').first().locator('mark').count()).toBe(1);
     await shot(page, 'moment-matched-words-1280');
+  });
+
+  it('fits a 375 px screen: nothing sideways, the controls whole, the actions in view', { timeout: 240_000 }, async () => {
+    const { page, card } = await counterSearch('mobile', { width: 375, height: 812 });
+    await card.locator('img.moment-card__poster').evaluate((img: HTMLImageElement) => img.decode());
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'search-375.png') });
+    const dialog = await openDialog(page, card);
+    await shot(page, 'moment-dialog-375');
+    const overflow = await page.evaluate(() => {
+      const wide = [...document.querySelectorAll<HTMLElement>('[role=dialog] *')]
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && (r.left < -0.5 || r.right > window.innerWidth + 0.5);
+        })
+        .map((el) => `${el.tagName}.${el.className}`);
+      const d = document.querySelector<HTMLElement>('[role=dialog]')!;
+      return { wide: wide.slice(0, 8), page: document.documentElement.scrollWidth, dialog: d.scrollWidth - d.clientWidth };
+    });
+    expect(overflow.wide).toEqual([]);
+    expect(overflow.page).toBeLessThanOrEqual(375);
+    expect(overflow.dialog).toBeLessThanOrEqual(0);
+    // The volume slider and the time code are whole and on screen.
+    for (const el of [dialog.getByRole('slider', { name: 'Volume' }), dialog.getByRole('textbox', { name: 'Current time' })]) {
+      const b = (await el.boundingBox())!;
+      expect(b.x).toBeGreaterThanOrEqual(0);
+      expect(b.x + b.width).toBeLessThanOrEqual(375);
+    }
+    // The primary actions are on screen without scrolling.
+    for (const name of ['Download', 'Close']) {
+      const b = (await dialog.getByRole('button', { name, exact: true }).last().boundingBox())!;
+      expect(b.y + b.height, name).toBeLessThanOrEqual(812);
+      expect(b.x + b.width, name).toBeLessThanOrEqual(375);
+    }
   });
 });
