@@ -1,6 +1,7 @@
 // How well visual search understands what people type (issue 18), on real photos that no other
-// test uses: scikit-image's and scikit-learn's sample photos (read from their wheels: set
-// EVAL_IMAGES to a folder holding them, default /tmp/evalimg) and new crops of Debian's darknet
+// test uses: scikit-image's and scikit-learn's sample photos (taken from Debian's python3-skimage
+// and python3-sklearn packages, fetched with apt-get download and unpacked into tests/bench/out,
+// not installed; EVAL_IMAGES points elsewhere) and new crops of Debian's darknet
 // photos (the fixtures use them whole). Each photo becomes a 3 s clip, uploaded through the API and
 // ingested by the real models into a fresh server; then paraphrase, synonym, hypernym, hyponym,
 // attribute and scene queries (with the clips that truly show the thing, judged by looking at the
@@ -18,7 +19,28 @@ import { MODELS_DIR } from '../fixtures/modelsDir';
 import { client } from '../integration/support/harness';
 import { uploadFile, waitForStatus } from '../integration/support/upload';
 
-const IMAGES = process.env.EVAL_IMAGES ?? '/tmp/evalimg';
+const IMAGES = process.env.EVAL_IMAGES ?? path.resolve('tests/bench/out/evalimg');
+
+/** The sample photos of Debian's scikit-image and scikit-learn packages, unpacked (not installed) on first use. */
+function fetchSamplePhotos() {
+  if (process.env.EVAL_IMAGES || fs.existsSync(path.join(IMAGES, 'sklearn', 'flower.jpg'))) return;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'evalimg-'));
+  console.log('fetching the sample photos of python3-skimage and python3-sklearn (apt-get download)...');
+  execFileSync('apt-get', ['download', 'python3-skimage', 'python3-sklearn'], { cwd: tmp, stdio: 'inherit' });
+  for (const deb of fs.readdirSync(tmp).filter((f) => f.endsWith('.deb')))
+    execFileSync('dpkg-deb', ['-x', path.join(tmp, deb), path.join(tmp, 'x')]);
+  const lib = path.join(tmp, 'x', 'usr', 'lib', 'python3', 'dist-packages');
+  for (const [name, from] of [
+    ['skimage', path.join(lib, 'skimage', 'data')],
+    ['sklearn', path.join(lib, 'sklearn', 'datasets', 'images')],
+  ] as const) {
+    fs.mkdirSync(path.join(IMAGES, name), { recursive: true });
+    for (const f of fs.readdirSync(from).filter((f) => /\.(png|jpg)$/.test(f)))
+      fs.copyFileSync(path.join(from, f), path.join(IMAGES, name, f));
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+fetchSamplePhotos();
 const DARKNET = '/usr/share/darknet/data';
 
 /** name -> [source file, ffmpeg crop filter or ''] */
@@ -117,7 +139,7 @@ const ABSENT = [
 
 for (const [file] of Object.values(CLIPS))
   if (!fs.existsSync(file))
-    throw new Error(`${file} is missing: unpack scikit-image's skimage/data and scikit-learn's sklearn/datasets/images into ${IMAGES}`);
+    throw new Error(`${file} is missing: EVAL_IMAGES must hold skimage/ and sklearn/ sample photos, or unset it to fetch Debian's`);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-query-eval-'));
 const server = await startServer({
