@@ -71,4 +71,32 @@ describe('library and search screens (issue 19)', () => {
     await bar.waitFor({ state: 'detached' });
     expect(await moment.getByRole('checkbox').isChecked()).toBe(false);
   });
+
+  it('fits a 375 px screen: the first video near the top, nothing sideways', { timeout: 240_000 }, async () => {
+    const { page, media } = await withCounter('libmobile', { width: 375, height: 812 });
+    for (const view of ['list', 'grid'] as const) {
+      if (view === 'grid') await page.getByRole('radio', { name: 'Grid view' }).click();
+      const first = page.locator(`[data-media-id="${media._id}"]`).first();
+      await first.waitFor();
+      await shot(page, `library-${view}-375`);
+      const box = (await first.boundingBox())!;
+      const m = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        wide: [...document.querySelectorAll<HTMLElement>('main *')]
+          .filter((el) => {
+            const r = el.getBoundingClientRect();
+            return r.width > 0 && (r.left < -0.5 || r.right > window.innerWidth + 0.5) && !el.closest('.media-table__wrap'); // the table scrolls in its own box;
+          })
+          .map((el) => `${el.tagName}.${el.className}`)
+          .slice(0, 8),
+      }));
+      expect(m.page, view).toBeLessThanOrEqual(375);
+      expect(m.wide, view).toEqual([]);
+      // The controls above the list leave room: the first video starts in the top half of the screen.
+      expect(box.y, view).toBeLessThan(812 / 2);
+      // The primary action is on screen.
+      const add = (await page.getByRole('button', { name: /Add videos/ }).boundingBox())!;
+      expect(add.x + add.width).toBeLessThanOrEqual(375);
+    }
+  });
 });

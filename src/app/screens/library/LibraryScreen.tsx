@@ -276,7 +276,10 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
             </div>
           </div>
           <div className="library-header__actions">
-            <Switch checked={autoplayVideos} onCheckedChange={(v) => setPreference('autoplayVideos', v)} label="Autoplay on hover" />
+            {/* Phones have no hover to autoplay on: the switch leaves their narrow header to the list. */}
+            <span className="library-header__autoplay">
+              <Switch checked={autoplayVideos} onCheckedChange={(v) => setPreference('autoplayVideos', v)} label="Autoplay on hover" />
+            </span>
             <SegmentedControl
               label="View"
               value={libraryViewMode}
