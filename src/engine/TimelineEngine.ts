@@ -1,4 +1,5 @@
-import { Application, Ticker } from 'pixi.js';
+import type { Application } from 'pixi.js';
+import { createOnDemandApp, mountCanvas } from './render/pixiApp';
 import { TIMELINE, VIDEO_TIME_OFFSET } from '../contract';
 import {
   autoScrollBy,
@@ -207,28 +208,7 @@ export class TimelineEngine {
 
   private async init() {
     const { container } = this.options;
-    // Pixi's shared system ticker runs a requestAnimationFrame loop for its GC scheduler and event
-    // polling. The timeline renders on demand and frees its textures itself, so it stays stopped.
-    Ticker.system.autoStart = false;
-    Ticker.system.stop();
-    const app = new Application();
-    await app.init({
-      preference: 'webgl',
-      autoStart: false,
-      sharedTicker: false,
-      // Only what the timeline draws: no Pixi event system (it listens on window and polls) and no
-      // accessibility overlay; pointer and keys are handled here.
-      skipExtensionImports: true,
-      width: this.state.viewWidth,
-      height: ROWS_HEIGHT,
-      resolution: Math.min(2, globalThis.devicePixelRatio || 1),
-      autoDensity: true,
-      antialias: false,
-      background: 0x141821,
-    });
-    const events = (app.renderer as { events?: { setTargetElement(el: HTMLElement | null): void } }).events;
-    // If another part of the page registered Pixi's event system, detach it from this canvas.
-    events?.setTargetElement(null);
+    const app = await createOnDemandApp({ width: this.state.viewWidth, height: ROWS_HEIGHT, background: 0x141821 });
     this.app = app;
     this.teardown.add(() => {
       this.thumbs?.destroy();
@@ -237,12 +217,7 @@ export class TimelineEngine {
       app.destroy({ removeView: true }, { children: true, context: true });
       this.app = null;
     });
-    const canvas = app.canvas;
-    canvas.style.display = 'block';
-    canvas.style.touchAction = 'none';
-    canvas.dataset.testid = 'timeline-canvas-surface';
-    container.appendChild(canvas);
-    this.teardown.add(() => canvas.remove());
+    const canvas = mountCanvas(app, container, 'timeline-canvas-surface', this.teardown);
 
     this.ruler = new RulerLayer();
     this.thumbs = new ThumbnailLayer(

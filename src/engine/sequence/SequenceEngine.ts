@@ -1,4 +1,5 @@
-import { Application, Ticker } from 'pixi.js';
+import type { Application } from 'pixi.js';
+import { createOnDemandApp, mountCanvas } from '../render/pixiApp';
 import { ARROW_SEEK_SECONDS, TIMELINE } from '../../contract';
 import { dragEnd, dragStart, effectiveFrameRate, keyCommand, minRangeFrames, nextShuttle, type FrameRange } from '../kernels';
 import { PlayheadLayer } from '../render/PlayheadLayer';
@@ -129,21 +130,7 @@ export class SequenceEngine {
 
   private async init() {
     const { container } = this.options;
-    Ticker.system.autoStart = false;
-    Ticker.system.stop();
-    const app = new Application();
-    await app.init({
-      preference: 'webgl',
-      autoStart: false,
-      sharedTicker: false,
-      skipExtensionImports: true,
-      width: this.state.viewWidth,
-      height: ROWS_HEIGHT,
-      resolution: Math.min(2, globalThis.devicePixelRatio || 1),
-      autoDensity: true,
-      antialias: false,
-      background: COLORS.background,
-    });
+    const app = await createOnDemandApp({ width: this.state.viewWidth, height: ROWS_HEIGHT, background: COLORS.background });
     if (this.teardown.disposed) {
       app.destroy({ removeView: true }, { children: true, context: true });
       return;
@@ -154,12 +141,7 @@ export class SequenceEngine {
       app.destroy({ removeView: true }, { children: true, context: true });
       this.app = null;
     });
-    const canvas = app.canvas;
-    canvas.style.display = 'block';
-    canvas.style.touchAction = 'none';
-    canvas.dataset.testid = 'sequence-canvas';
-    container.appendChild(canvas);
-    this.teardown.add(() => canvas.remove());
+    const canvas = mountCanvas(app, container, 'sequence-canvas', this.teardown);
 
     this.ruler = new RulerLayer();
     this.rangeLayer = new RangeLayer();
