@@ -378,3 +378,22 @@ export function e2eSuite(env: Record<string, string> = {}): E2eSuite {
     },
   };
 }
+
+/** The frame number the dialog's <video> shows now, read from its stripes (callers poll until it settles). */
+export function shownFrame(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const video = document.querySelector<HTMLVideoElement>('[role=dialog] video')!;
+    if (video.seeking) await new Promise((r) => video.addEventListener('seeked', r, { once: true }));
+    const canvas = document.createElement('canvas');
+    canvas.width = 640;
+    canvas.height = 360;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+    ctx.drawImage(video, 0, 0, 640, 360);
+    let n = 0;
+    for (let i = 0; i < 10; i++) {
+      const [r, g, b] = ctx.getImageData(i * 64 + 32, 50, 1, 1).data;
+      if (r! + g! + b! > 3 * 128) n |= 1 << i;
+    }
+    return n;
+  });
+}

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MSG_MOMENT, ROUTES } from '../../src/contract';
 import { COUNTER_FPS, COUNTER_SECONDS, uploadCounterVideo } from '../fixtures/counterVideo';
-import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, type Viewport } from './harness';
+import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, shownFrame, signIn, uniqueEmail, type Viewport } from './harness';
 
 /**
  * The moment dialog as a demanding user drives it (issue 19), on a counter video (every frame shows
@@ -14,25 +14,6 @@ import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, type
 const { app, openBrowser } = e2eSuite();
 
 const LAST_FRAME = COUNTER_FPS * COUNTER_SECONDS - 1;
-
-/** The frame number the dialog's <video> shows now, read from its stripes (callers poll until it settles). */
-function shownFrame(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const video = document.querySelector<HTMLVideoElement>('[role=dialog] video')!;
-    if (video.seeking) await new Promise((r) => video.addEventListener('seeked', r, { once: true }));
-    const canvas = document.createElement('canvas');
-    canvas.width = 640;
-    canvas.height = 360;
-    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
-    ctx.drawImage(video, 0, 0, 640, 360);
-    let n = 0;
-    for (let i = 0; i < 10; i++) {
-      const [r, g, b] = ctx.getImageData(i * 64 + 32, 50, 1, 1).data;
-      if (r! + g! + b! > 3 * 128) n |= 1 << i;
-    }
-    return n;
-  });
-}
 
 /** A full-window screenshot once the dialog's video shows a frame and every image has settled. */
 async function shot(page: Page, name: string) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTimecode } from '../../src/app/screens/search/momentFormat';
 import { ROUTES } from '../../src/contract';
 import { COUNTER_FPS, uploadCounterVideo } from '../fixtures/counterVideo';
-import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail } from './harness';
+import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, shownFrame, signIn, uniqueEmail } from './harness';
 
 /**
  * The moment viewer's timeline in the real app: frame stepping on a video whose every frame shows
@@ -13,25 +13,6 @@ import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail } fro
  */
 
 const { app, openBrowser } = e2eSuite();
-
-/** The frame number the dialog's <video> shows now, read from its stripes (callers poll until it settles). */
-function shownFrame(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const video = document.querySelector<HTMLVideoElement>('[role=dialog] video')!;
-    if (video.seeking) await new Promise((r) => video.addEventListener('seeked', r, { once: true }));
-    const canvas = document.createElement('canvas');
-    canvas.width = 640;
-    canvas.height = 360;
-    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
-    ctx.drawImage(video, 0, 0, 640, 360);
-    let n = 0;
-    for (let i = 0; i < 10; i++) {
-      const [r, g, b] = ctx.getImageData(i * 64 + 32, 50, 1, 1).data;
-      if (r! + g! + b! > 3 * 128) n |= 1 << i;
-    }
-    return n;
-  });
-}
 
 const zoomText = (page: Page) => page.locator('.timeline__zoom-value').innerText();
 const rangeText = (page: Page) => page.getByTestId('moment-range').first().innerText();
