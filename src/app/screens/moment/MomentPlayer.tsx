@@ -98,6 +98,9 @@ export function MomentPlayer({
   useEffect(() => {
     if (!video) return;
     const keep = () => {
+      // A seek in flight decides the mode when its 'seeking' event runs (below); a timeupdate queued
+      // before it (the one a pause fires) must not pull that seek back into the moment first.
+      if (video.seeking) return;
       const r = loop.current;
       const now = mediaTimeOf(video);
       if (r && (now >= r.endTime || now < r.startTime - LOOP_SLACK_SECONDS)) seekMedia(video, r.startTime);
