@@ -121,9 +121,56 @@ describe('pricing and billing', () => {
     await waitForHeaderCredits(page, expected);
     expect(await noReload()).toBe(true);
 
-    // Without a subscription a plan is bought directly.
+    // Without a subscription (and with no payment provider, so a purchase settles at once) a plan is
+    // still bought only after a confirmation naming the plan, its price and interval (issue 19). The
+    // keyboard opens it; Escape and Cancel leave the plan and the balance as they were.
     const [starter, pro] = [plans[0]!, plans[1]!];
-    await planButton(planCard(page, starter.name), MSG_BILLING.upgrade).click();
+    const starterPrice = formatPrice(starter.price.unit_amount, starter.price.currency);
+    const buyStarter = planButton(planCard(page, starter.name), MSG_BILLING.upgrade);
+    const buy = page.getByRole('dialog', { name: `Upgrade to ${starter.name}?` });
+    const focusedIn = (scope: Locator) => scope.evaluate((el) => el.contains(document.activeElement));
+    const focusedText = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText.trim() ?? '');
+    const unchanged = async () => {
+      await buy.waitFor({ state: 'detached' });
+      expect(await headerCredits(page)).toBe(expected);
+      await buyStarter.waitFor();
+      expect(await planCard(page, starter.name).getByText('Current plan').count()).toBe(0);
+      // Focus returns to the button that opened the dialog.
+      await expect.poll(() => buyStarter.evaluate((el) => el === document.activeElement)).toBe(true);
+    };
+    await buyStarter.focus();
+    await page.keyboard.press('Enter');
+    await buy.getByText(`${starter.name} plan: ${starterPrice} per month, billed every month until you cancel.`).waitFor();
+    await buy.getByText(`You pay ${starterPrice} now`).waitFor();
+    await buy.getByText(`${starter.quota.credits.toLocaleString('en-US')} credits`).waitFor();
+    expect(await focusedIn(buy)).toBe(true);
+    await page.keyboard.press('Escape');
+    await unchanged();
+    // Space opens it too; Tab walks to Cancel, and Enter there closes it.
+    await page.keyboard.press('Space');
+    await buy.waitFor();
+    for (let i = 0; i < 4 && (await focusedText()) !== 'Cancel'; i++) await page.keyboard.press('Tab');
+    expect(await focusedText()).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await unchanged();
+    // The dialog fits a phone, its actions in view.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.keyboard.press('Enter');
+    await buy.waitFor();
+    const confirm = buy.getByRole('button', { name: `Confirm and pay ${starterPrice}` });
+    for (const el of [buy, confirm, buy.getByRole('button', { name: 'Cancel' })]) {
+      const box = (await el.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+      expect(box.y + box.height).toBeLessThanOrEqual(740);
+    }
+    await screenshot(page, 'pricing-buy-dialog-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, 'pricing-buy-dialog-1280');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Confirm, from the keyboard, buys it.
+    await confirm.focus();
+    await page.keyboard.press('Enter');
     await toast(page, `You are on the ${starter.name} plan`).waitFor();
     expected += starter.quota.credits;
     await waitForHeaderCredits(page, expected);
@@ -142,7 +189,8 @@ describe('pricing and billing', () => {
     await upgrade.getByText(/charged immediately/).waitFor();
     await upgrade.getByText(/added to your balance right away/).waitFor();
     await screenshot(page, 'pricing-upgrade-dialog');
-    await upgrade.getByRole('button', { name: `Upgrade and pay ${formatPrice(pro.price.unit_amount, pro.price.currency)}` }).click();
+    await upgrade.getByText(`From ${starter.name} (${starterPrice} per month) to ${pro.name}`).waitFor();
+    await upgrade.getByRole('button', { name: `Confirm and pay ${formatPrice(pro.price.unit_amount, pro.price.currency)}` }).click();
     await upgrade.waitFor({ state: 'detached' });
     expected += pro.quota.credits;
     await waitForHeaderCredits(page, expected);
@@ -153,7 +201,7 @@ describe('pricing and billing', () => {
     const downgrade = page.getByRole('dialog', { name: `Downgrade to ${starter.name}?` });
     await downgrade.getByText(/next billing cycle/).waitFor();
     await downgrade.getByText(/storage allowance is lowered/).waitFor();
-    await downgrade.getByRole('button', { name: 'Downgrade', exact: true }).click();
+    await downgrade.getByRole('button', { name: 'Confirm downgrade', exact: true }).click();
     await toast(page, new RegExp(`Your plan changes to ${starter.name} on .*next billing cycle`)).waitFor();
     await planCard(page, starter.name)
       .getByText(/^Starts /)

@@ -1,5 +1,5 @@
 import { Dialog as RadixDialog } from 'radix-ui';
-import { useId, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, type FormEvent, type ReactNode } from 'react';
 import { Alert } from './Alert';
 import { Button } from './Button';
 import { IconClose } from './icons';
@@ -17,6 +17,7 @@ export interface DialogProps {
 
 /** A modal dialog with a title, optional description and a footer of actions. */
 export function Dialog({ open, onOpenChange, title, description, children, footer, width = 480 }: DialogProps) {
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -24,6 +25,19 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
         <RadixDialog.Content
           className="dialog__content"
           style={{ maxWidth: width }}
+          // Radix gives focus back only to a Dialog.Trigger; these dialogs are opened by plain buttons,
+          // so focus returns to whatever had it when the dialog opened (when it is still on the page).
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(e) => {
+            const el = opener.current;
+            opener.current = null;
+            if (el?.isConnected && el !== document.body) {
+              e.preventDefault();
+              el.focus();
+            }
+          }}
           // Without a description Radix warns; an explicit undefined opts out cleanly.
           {...(description ? {} : { 'aria-describedby': undefined })}
         >

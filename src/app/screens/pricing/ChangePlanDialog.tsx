@@ -3,18 +3,20 @@ import { formatCredits, formatDate, formatHours } from '../../state/billingFigur
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { storageAfterChange } from './pricingRules';
+import { billingInterval, priceWithInterval, storageAfterChange } from './pricingRules';
 
+/** A plan the user chose on the pricing page: bought from the Free Trial, or a subscriber's upgrade or downgrade. */
 export interface PlanChange {
   target: SubscriptionProduct;
-  direction: 'upgrade' | 'downgrade';
+  direction: 'buy' | 'upgrade' | 'downgrade';
 }
 
-const monthly = (p: SubscriptionProduct) => `${formatPrice(p.price.unit_amount, p.price.currency)} / ${p.price.interval ?? 'month'}`;
-
 /**
- * Confirms a plan change for a subscriber (spec section 4): an upgrade is paid now and its credits
- * arrive now; a downgrade waits for the next billing cycle, when the storage allowance is lowered.
+ * Confirms every plan choice before anything is charged or changed (spec section 4, and issue 19:
+ * without a payment provider a purchase settles at once, so one click must not change the plan).
+ * The dialog names the plan, its price and interval. Buying from the Free Trial and upgrading are paid
+ * now and their credits arrive now; a downgrade waits for the next billing cycle, when the storage
+ * allowance is lowered. Cancel, the close button and Escape leave everything as it was.
  */
 export function ChangePlanDialog({
   change,
@@ -31,10 +33,11 @@ export function ChangePlanDialog({
 }) {
   const current = info.subscription.product;
   const target = change?.target;
-  const upgrade = change?.direction === 'upgrade';
+  const downgrade = change?.direction === 'downgrade';
   const cycleEnd = info.subscription.termEnd ? formatDate(info.subscription.termEnd) : null;
   const newStorage = target ? storageAfterChange(info, target) : 0;
-  const overNewAllowance = !!target && !upgrade && info.usage.storageHours > newStorage;
+  const overNewAllowance = !!target && downgrade && info.usage.storageHours > newStorage;
+  const price = target ? formatPrice(target.price.unit_amount, target.price.currency) : '';
 
   return (
     <Dialog
@@ -42,16 +45,21 @@ export function ChangePlanDialog({
       onOpenChange={(open) => {
         if (!open && !busy) onClose();
       }}
-      title={target ? `${upgrade ? 'Upgrade' : 'Downgrade'} to ${target.name}?` : ''}
-      description={target ? `From ${current.name} (${monthly(current)}) to ${target.name} (${monthly(target)}).` : undefined}
+      title={target ? `${downgrade ? 'Downgrade' : 'Upgrade'} to ${target.name}?` : ''}
+      description={
+        target &&
+        (change.direction === 'buy'
+          ? `${target.name} plan: ${priceWithInterval(target.price)}, billed every ${billingInterval(target.price)} until you cancel.`
+          : `From ${current.name} (${priceWithInterval(current.price)}) to ${target.name} (${priceWithInterval(target.price)}).`)
+      }
       footer={
         change && (
           <>
             <Button variant="ghost" onClick={onClose} disabled={busy}>
-              Keep {current.name}
+              Cancel
             </Button>
             <Button onClick={() => onConfirm(change)} busy={busy}>
-              {upgrade ? `Upgrade and pay ${formatPrice(change.target.price.unit_amount, change.target.price.currency)}` : 'Downgrade'}
+              {downgrade ? 'Confirm downgrade' : `Confirm and pay ${price}`}
             </Button>
           </>
         )
@@ -59,11 +67,11 @@ export function ChangePlanDialog({
     >
       {target && (
         <div className="plan-change">
-          {upgrade ? (
+          {!downgrade ? (
             <ul className="plan-change__points">
               <li>
-                <strong>You pay {formatPrice(target.price.unit_amount, target.price.currency)} now</strong>, charged immediately, and your
-                new billing cycle starts today.
+                <strong>You pay {price} now</strong>, charged immediately, then {priceWithInterval(target.price)}; your{' '}
+                {change.direction === 'buy' ? '' : 'new '}billing cycle starts today.
               </li>
               <li>
                 <strong>{formatCredits(target.quota.credits)} credits</strong> are added to your balance right away.
@@ -77,7 +85,8 @@ export function ChangePlanDialog({
                 {cycleEnd ? ` (${cycleEnd})` : ''}: you keep {current.name} and its credits until then.
               </li>
               <li>
-                From then on you pay {monthly(target)} and get {formatCredits(target.quota.credits)} credits a month.
+                From then on you pay {priceWithInterval(target.price)} and get {formatCredits(target.quota.credits)} credits each{' '}
+                {billingInterval(target.price)}.
               </li>
               <li>
                 <strong>Your storage allowance is lowered</strong> to {formatHours(newStorage)} at the start of that cycle.

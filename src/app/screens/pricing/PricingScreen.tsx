@@ -29,7 +29,7 @@ import { PageSpinner } from '../../ui/Spinner';
 import { ReasonTooltip } from '../../ui/Tooltip';
 import { followPurchase } from '../billing/billingActions';
 import { ChangePlanDialog, type PlanChange } from './ChangePlanDialog';
-import { planAction } from './pricingRules';
+import { billingInterval, planAction } from './pricingRules';
 import { TopUpSection } from './TopUpSection';
 import './pricing.css';
 
@@ -184,7 +184,7 @@ export function PricingScreen() {
                     <p className="plan__tagline">{plan.tagline}</p>
                     <p className="plan__price">
                       <span className="plan__amount">{formatPrice(plan.price.unit_amount, plan.price.currency)}</span>
-                      <span className="plan__interval"> / {plan.price.interval ?? 'month'}</span>
+                      <span className="plan__interval"> / {billingInterval(plan.price)}</span>
                     </p>
                     <Markdown source={plan.description} className="plan__description" />
                     <div className="plan__action">
@@ -212,7 +212,8 @@ export function PricingScreen() {
                           busy={(action.kind === 'loading' && billingStatus !== 'error') || busyPlan === plan.id}
                           disabled={busyPlan !== null || action.kind === 'loading'}
                           onClick={() => {
-                            if (action.kind === 'buy') void purchase(plan, () => billingApi.buySubscription(plan.id));
+                            // Every plan choice is confirmed first: without a payment provider it settles at once.
+                            if (action.kind === 'buy') setChange({ target: plan, direction: 'buy' });
                             else if (action.kind === 'change') setChange({ target: plan, direction: action.direction });
                           }}
                         >
@@ -256,7 +257,11 @@ export function PricingScreen() {
           info={billingInfo}
           busy={busyPlan !== null}
           onClose={() => setChange(null)}
-          onConfirm={(c) => void purchase(c.target, () => billingApi.changeSubscription(c.target.id))}
+          onConfirm={(c) =>
+            void purchase(c.target, () =>
+              c.direction === 'buy' ? billingApi.buySubscription(c.target.id) : billingApi.changeSubscription(c.target.id),
+            )
+          }
         />
       )}
     </div>

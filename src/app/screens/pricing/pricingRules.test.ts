@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FREE_TRIAL_PRODUCT_ID, MSG_BILLING, TOP_UP_MAX_QUANTITY, type BillingInfo, type SubscriptionProduct } from '../../../contract';
 import { subscriptionProduct } from '../../../../tests/fixtures/billing';
-import { clampQuantity, planAction, storageAfterChange } from './pricingRules';
+import { billingInterval, clampQuantity, planAction, priceWithInterval, storageAfterChange } from './pricingRules';
 
 const free = subscriptionProduct(FREE_TRIAL_PRODUCT_ID, 0);
 const starter = subscriptionProduct('starter', 1200);
@@ -69,5 +69,14 @@ describe('storageAfterChange', () => {
     expect(storageAfterChange(info, small)).toBe(35);
     info.limits.storageHours = 100;
     expect(storageAfterChange(info, small)).toBe(25);
+  });
+});
+
+describe('priceWithInterval', () => {
+  it('says the price and how often it is charged', () => {
+    expect(priceWithInterval(pro.price)).toBe('$39 per month');
+    expect(priceWithInterval({ ...pro.price, interval: 'year', unit_amount: 39000 })).toBe('$390 per year');
+    expect(priceWithInterval({ ...pro.price, interval_count: 3 })).toBe('$39 every 3 months');
+    expect(billingInterval({ interval: null, interval_count: 0 })).toBe('month');
   });
 });

@@ -1,4 +1,11 @@
-import { planButtonLabel, TOP_UP_MAX_QUANTITY, type BillingInfo, type SubscriptionProduct } from '../../../contract';
+import {
+  formatPrice,
+  planButtonLabel,
+  TOP_UP_MAX_QUANTITY,
+  type BillingInfo,
+  type Price,
+  type SubscriptionProduct,
+} from '../../../contract';
 import { hasSubscription } from '../../state/billingFigures';
 
 /**
@@ -39,4 +46,17 @@ export function clampQuantity(value: number): number {
 export function storageAfterChange(info: BillingInfo, target: SubscriptionProduct): number {
   const fromTopUps = Math.max(0, info.limits.storageHours - info.subscription.product.quota.storageHours);
   return target.quota.storageHours + fromTopUps;
+}
+
+/** How often a plan's price is charged, as people say it: 'month', '3 months' (a plan without an interval is monthly). */
+export function billingInterval(price: Pick<Price, 'interval' | 'interval_count'>): string {
+  const unit = price.interval ?? 'month';
+  const count = Math.max(1, Math.floor(price.interval_count || 1));
+  return count === 1 ? unit : `${count} ${unit}s`;
+}
+
+/** A plan's price with its interval: '$29 per month', '$80 every 3 months'. */
+export function priceWithInterval(price: Price): string {
+  const interval = billingInterval(price);
+  return `${formatPrice(price.unit_amount, price.currency)} ${/^\d/.test(interval) ? 'every' : 'per'} ${interval}`;
 }
