@@ -136,11 +136,12 @@ describe('libraries, media and upload', () => {
     await waitForPath(page, /^\/library\/[0-9a-f-]{36}$/);
     const libraryId = new URL(page.url()).pathname.split('/')[2]!;
     await page.getByRole('heading', { name: 'Holiday clips', exact: true }).waitFor();
-    await toast(page, MSG_MEDIA.filesQueued(1)).waitFor();
+    // The batch's toast ends as 'Upload batch completed' (how it gets there is the next test's subject).
+    await toast(page, MSG_MEDIA.uploadBatchCompleted).filter({ hasText: '1 file uploaded.' }).waitFor();
 
     // Drag in two videos and a text file: the text file is recorded as rejected.
     await dropFiles(page, [files.alpha, files.bravo, files.notes]);
-    await toast(page, MSG_MEDIA.filesQueued(2)).waitFor();
+    await toast(page, MSG_MEDIA.uploadBatchCompleted).filter({ hasText: '2 files uploaded.' }).waitFor();
     await row(page, files.alpha).waitFor();
     await page.getByRole('button', { name: /processing/ }).click();
     const processing = page.getByRole('dialog', { name: MSG_MEDIA.processingTitle });
@@ -264,6 +265,74 @@ describe('libraries, media and upload', () => {
       return ((await r.json()) as { data: { settings: { libraryViewMode: string } } }).data.settings;
     }, API.me);
     expect(me.libraryViewMode).toBe('list');
+  });
+
+  it('reports each upload batch in one toast that turns from progress into completed or failed, never beside it', async () => {
+    const { page } = await signedIn('toasts', ROUTES.libraries);
+    await page.locator('.library-card').filter({ hasText: 'My Library' }).getByRole('link').first().click();
+    await waitForPath(page, /^\/library\/[0-9a-f-]{36}$/);
+    await page.getByText(MSG_MEDIA.noVideos).waitFor();
+    // For the whole test, every moment at which a 'don't leave' toast stood beside a finished upload's is recorded.
+    await page.evaluate(
+      ({ leave, finished }) => {
+        const w = window as unknown as { toastClashes: string[] };
+        w.toastClashes = [];
+        const check = () => {
+          const texts = [...document.querySelectorAll<HTMLElement>('.toast')].map((t) => t.innerText);
+          if (texts.some((t) => t.includes(leave)) && texts.some((t) => finished.some((f) => t.includes(f))))
+            w.toastClashes.push(texts.join(' | '));
+        };
+        new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true });
+      },
+      { leave: "Please don't leave this page.", finished: [MSG_MEDIA.uploadBatchCompleted, MSG_MEDIA.uploadFailedTitle] },
+    );
+    const clashes = () => page.evaluate(() => (window as unknown as { toastClashes: string[] }).toastClashes);
+    const toasts = page.locator('.toast');
+
+    // Two files chosen at once, their parts held back: one progress toast for the batch, spec wording.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/blobs/upload/**', async (route) => {
+      await held;
+      await route.fallback();
+    });
+    await page.getByTestId('file-input').setInputFiles([files.alpha, files.bravo].map((f) => path.join(mediaDir, f.name)));
+    const batch = toast(page, MSG_MEDIA.filesQueued(2));
+    await batch.getByRole('progressbar').waitFor();
+    expect(await toasts.count()).toBe(1);
+    await batch.evaluate((el) => el.setAttribute('data-batch', 'one'));
+    await shot(page, 'upload-batch-progress');
+
+    // Sent: that same toast now says the batch completed, and nothing asks to stay any more.
+    release();
+    const same = page.locator('.toast[data-batch="one"]');
+    await same.filter({ hasText: MSG_MEDIA.uploadBatchCompleted }).filter({ hasText: '2 files uploaded.' }).waitFor();
+    expect(await same.getByRole('progressbar').count()).toBe(0);
+    expect(await toasts.count()).toBe(1);
+    await shot(page, 'upload-batch-completed');
+    await same.getByRole('button', { name: 'Dismiss' }).click();
+    await toasts.first().waitFor({ state: 'detached' });
+
+    // A batch whose parts the store refuses (every attempt): the batch's toast turns into the failure.
+    await page.unroute('**/blobs/upload/**');
+    await page.route('**/blobs/upload/**', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'internal', message: 'Disk full' } }),
+      }),
+    );
+    await page.getByTestId('file-input').setInputFiles(path.join(mediaDir, files.charlie.name));
+    const failing = toast(page, MSG_MEDIA.filesQueued(1));
+    await failing.waitFor();
+    await failing.evaluate((el) => el.setAttribute('data-batch', 'two'));
+    await page
+      .locator('.toast[data-batch="two"]')
+      .filter({ hasText: MSG_MEDIA.uploadFailedTitle })
+      .filter({ hasText: MSG_MEDIA.uploadFailed(files.charlie.name, MSG_MEDIA.chunkFailed) })
+      .waitFor({ timeout: 20_000 });
+    expect(await toasts.count()).toBe(1);
+    expect(await clashes()).toEqual([]);
   });
 
   it('unverified accounts see the verification notice and cannot create libraries or add videos', async () => {

@@ -146,7 +146,7 @@ describe('search', () => {
       await page.getByRole('heading', { name: mine.name, exact: true }).waitFor();
       await page.getByText(MSG_MEDIA.noVideos).waitFor();
       await dropFiles(page.locator('body'), [{ path: video.path, type: 'video/mp4' }]);
-      await toast(page, MSG_MEDIA.filesQueued(1)).waitFor();
+      await toast(page, MSG_MEDIA.uploadBatchCompleted).filter({ hasText: '1 file uploaded.' }).waitFor();
       const row = page.locator('tr.media-row').filter({ hasText: 'timeline' });
       await row.waitFor();
 

@@ -22,6 +22,12 @@ export interface ProgressToast {
   update(progress: number, message?: string): void;
   /** Replaces the progress toast with a regular, timed one. */
   done(message?: string, tone?: ToastTone): void;
+  /**
+   * Turns this very toast into a timed one saying how the work ended (in place, so the two states are
+   * never on screen together); shown anew when the progress toast was swiped away meanwhile.
+   */
+  settle(outcome: { message: string; title?: string; tone?: ToastTone; durationMs?: number }): void;
+  dismiss(): void;
 }
 
 /** A toast that stays until the work it reports is done. */
@@ -41,5 +47,19 @@ export function showProgressToast(message: string, options: { title?: string } =
       dismissToast(id);
       if (text) showToast(text, { tone });
     },
+    settle({ message, title, tone = 'success', durationMs = TOAST_DEFAULT_MS }) {
+      const item = toasts.items.find((t) => t.id === id);
+      if (!item) {
+        showToast(message, { title, tone, durationMs });
+        return;
+      }
+      item.message = message;
+      item.tone = tone;
+      item.durationMs = durationMs;
+      delete item.progress;
+      if (title) item.title = title;
+      else delete item.title;
+    },
+    dismiss: () => dismissToast(id),
   };
 }

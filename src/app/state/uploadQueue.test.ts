@@ -269,7 +269,7 @@ describe('upload queue', () => {
     ]);
     expect(result).toEqual({ queued: 2, duplicates: 2 });
     expect(duplicates).toHaveBeenCalledWith(2);
-    expect(queued).toHaveBeenCalledWith(2);
+    expect(queued).toHaveBeenCalledWith({ id: 1, count: 2 });
     await until(() => drained.mock.calls.length > 0);
     // The server's 409 counts as one more duplicate, not as a failure.
     expect(duplicates).toHaveBeenLastCalledWith(1);
@@ -309,6 +309,74 @@ describe('upload queue', () => {
     await until(() => drained.mock.calls.length === 2);
     expect(t.clears).toEqual([{ libraryId: 'lib-1', mediaIds: ['m1'] }]);
     expect(drained).toHaveBeenLastCalledWith({ succeeded: 1, failed: 0 });
+  });
+
+  it('settles each batch once, when its last file is done, with what became of every file', async () => {
+    const t = fakeTransport({ holdParts: true, failPart: (url) => url.startsWith('m2/') });
+    const queued = vi.fn();
+    const settled = vi.fn();
+    const progress: Array<[number, number]> = [];
+    const { state, queue } = makeQueue(t, {
+      queued,
+      batchSettled: settled,
+      batchProgress: (id: number, f: number) => progress.push([id, f]),
+    });
+    await queue.add([file('a.mp4', 10), file('bad.mp4', 10), file('c.mp4', 10)], dest);
+    expect(queued.mock.calls).toEqual([[{ id: 1, count: 3 }]]);
+    await until(() => t.held.length === 2, 'two files sending');
+    // Half of the single parts of a and bad.mp4 (two files at once) are sent: a third of the batch.
+    expect(progress.at(-1)).toEqual([1, (5 + 5) / 30]);
+    // The batch settles only when its last file is done, and only once.
+    t.held.shift()!.open();
+    await until(() => state.items[0]!.status === 'success', 'a done');
+    expect(settled).not.toHaveBeenCalled();
+    while (settled.mock.calls.length === 0) {
+      t.held.splice(0).forEach((g) => g.open());
+      await tick();
+    }
+    expect(settled.mock.calls).toEqual([
+      [{ id: 1, succeeded: 2, failed: [{ filename: 'bad.mp4', message: MSG_MEDIA.chunkFailed }], cancelled: 0, duplicates: 0 }],
+    ]);
+    // Progress never said done before the batch was.
+    expect(Math.max(...progress.map(([, f]) => f))).toBeLessThan(1);
+
+    // A file cleared while it is sent settles its batch as cleared.
+    await queue.add([file('later.mp4', 20)], dest);
+    expect(queued).toHaveBeenLastCalledWith({ id: 2, count: 1 });
+    await until(() => t.held.length > 0, 'the second batch sending');
+    await queue.cancel(state.items.find((i) => i.filename === 'later.mp4')!.uuid);
+    expect(settled).toHaveBeenLastCalledWith({ id: 2, succeeded: 0, failed: [], cancelled: 1, duplicates: 0 });
+    expect(settled).toHaveBeenCalledTimes(2);
+  });
+
+  it('a retry is a batch of its own', async () => {
+    let failing = true;
+    const t = fakeTransport({ failPart: () => failing });
+    const queued = vi.fn();
+    const settled = vi.fn();
+    const { queue } = makeQueue(t, { queued, batchSettled: settled });
+    await queue.add([file('a.mp4', 10)], dest);
+    await until(() => settled.mock.calls.length === 1);
+    expect(settled).toHaveBeenLastCalledWith(
+      expect.objectContaining({ id: 1, succeeded: 0, failed: [expect.objectContaining({ filename: 'a.mp4' })] }),
+    );
+    failing = false;
+    t.known.clear();
+    await queue.retry('u1');
+    expect(queued).toHaveBeenLastCalledWith({ id: 2, count: 1 });
+    await until(() => settled.mock.calls.length === 2);
+    expect(settled).toHaveBeenLastCalledWith({ id: 2, succeeded: 1, failed: [], cancelled: 0, duplicates: 0 });
+  });
+
+  it('ends the batches of a session that ended as cleared', async () => {
+    const t = fakeTransport({ holdParts: true });
+    const settled = vi.fn();
+    const { queue } = makeQueue(t, { batchSettled: settled });
+    await queue.add([file('a.mp4', 10), file('b.mp4', 10), file('c.mp4', 10)], dest);
+    await until(() => t.held.length === 2);
+    queue.abortAll();
+    expect(settled).toHaveBeenCalledWith({ id: 1, succeeded: 0, failed: [], cancelled: 3, duplicates: 0 });
+    expect(settled).toHaveBeenCalledTimes(1);
   });
 
   it('parses the missing part numbers of a finish answer', () => {

@@ -21,6 +21,8 @@ export interface UploadDestination {
 
 export interface UploadItem {
   uuid: string;
+  /** The batch the file came in with (one drop, one pick, one retry). */
+  batchId: number;
   destination: UploadDestination;
   status: UploadStatus;
   filename: string;
@@ -65,12 +67,37 @@ export interface UploadTransport {
   clear(libraryId: string, mediaIds?: string[]): Promise<unknown>;
 }
 
+/** How a batch of files added together ended, once none of them is queued or uploading any more. */
+export interface UploadBatchOutcome {
+  id: number;
+  succeeded: number;
+  /** The files that failed, each with its reason. */
+  failed: Array<{ filename: string; message: string }>;
+  /** Files cleared (by the user, or by the end of the session) before they finished. */
+  cancelled: number;
+  /** Files the server refused as already in the folder once they were started. */
+  duplicates: number;
+}
+
 export interface UploadEvents {
-  queued(count: number): void;
+  /** A batch of `count` files entered the queue (a retry is a batch of one). */
+  queued(batch: { id: number; count: number }): void;
+  /** The share of a batch's bytes sent so far (0..1). */
+  batchProgress(id: number, fraction: number): void;
+  /** Every file of the batch has finished, one way or another: the app reports the batch once, here. */
+  batchSettled(outcome: UploadBatchOutcome): void;
   duplicates(count: number): void;
   failed(item: UploadItem, message: string): void;
   cleared(what: UploadItem | 'all', ok: boolean): void;
   drained(summary: { succeeded: number; failed: number }): void;
+}
+
+interface Batch {
+  outcome: UploadBatchOutcome;
+  /** Bytes of each file of the batch that was queued. */
+  sizes: Map<string, number>;
+  /** Files still queued or uploading. */
+  pending: Set<string>;
 }
 
 export interface UploadQueueOptions {
@@ -148,6 +175,8 @@ export class UploadQueue {
   private readonly serverCleared = new Set<string>();
   private active = 0;
   private batch = { succeeded: 0, failed: 0, touched: false };
+  private readonly batches = new Map<number, Batch>();
+  private nextBatchId = 1;
 
   constructor(
     private readonly state: UploadQueueState,
@@ -173,14 +202,16 @@ export class UploadQueue {
       if (i.destination.folderId === destination.folderId && i.status !== 'error' && i.status !== 'cancelled') known.add(i.fingerprint);
     let duplicates = 0;
     let queued = 0;
+    const batch = this.openBatch();
     // One at a time: the worker reads two small slices per file, and order is kept.
     for (const file of files) {
       let fingerprint: string;
       try {
         fingerprint = await this.transport.fingerprint(file);
       } catch (e) {
-        this.push(file, destination, '', 'error', messageOf(e));
-        this.events.failed?.(this.state.items[this.state.items.length - 1]!, messageOf(e));
+        const item = this.push(file, destination, '', 'error', messageOf(e), batch.outcome.id);
+        batch.outcome.failed.push({ filename: item.filename, message: messageOf(e) });
+        this.events.failed?.(item, messageOf(e));
         continue;
       }
       if (known.has(fingerprint)) {
@@ -188,18 +219,80 @@ export class UploadQueue {
         continue;
       }
       known.add(fingerprint);
-      this.push(file, destination, fingerprint, 'queued', null);
+      const item = this.push(file, destination, fingerprint, 'queued', null, batch.outcome.id);
+      batch.pending.add(item.uuid);
+      batch.sizes.set(item.uuid, item.size);
       queued++;
     }
     if (duplicates) this.events.duplicates?.(duplicates);
-    if (queued) this.events.queued?.(queued);
+    if (queued) this.events.queued?.({ id: batch.outcome.id, count: queued });
+    this.settleBatchIfDone(batch.outcome.id);
     this.pump();
     return { queued, duplicates };
   }
 
-  private push(file: File, destination: UploadDestination, fingerprint: string, status: UploadStatus, error: string | null) {
+  private openBatch(): Batch {
+    const batch: Batch = {
+      outcome: { id: this.nextBatchId++, succeeded: 0, failed: [], cancelled: 0, duplicates: 0 },
+      sizes: new Map(),
+      pending: new Set(),
+    };
+    this.batches.set(batch.outcome.id, batch);
+    return batch;
+  }
+
+  /**
+   * Records how one file of a batch ended (the first word counts: a file cleared while its upload
+   * winds down stays cleared), reports the batch's progress, and settles the batch when it was its last.
+   */
+  private settleInBatch(
+    item: Pick<UploadItem, 'uuid' | 'batchId' | 'filename'>,
+    how: 'succeeded' | 'failed' | 'cancelled' | 'duplicate',
+    message = '',
+  ) {
+    const batch = this.batches.get(item.batchId);
+    if (!batch?.pending.delete(item.uuid)) return;
+    const { outcome } = batch;
+    if (how === 'succeeded') outcome.succeeded++;
+    else if (how === 'failed') outcome.failed.push({ filename: item.filename, message });
+    else if (how === 'cancelled') outcome.cancelled++;
+    else outcome.duplicates++;
+    this.reportBatch(item.batchId);
+    this.settleBatchIfDone(item.batchId);
+  }
+
+  private settleBatchIfDone(id: number) {
+    const batch = this.batches.get(id);
+    if (!batch || batch.pending.size) return;
+    this.batches.delete(id);
+    const { outcome } = batch;
+    if (outcome.succeeded || outcome.failed.length || outcome.cancelled || outcome.duplicates) this.events.batchSettled?.(outcome);
+  }
+
+  /** The batch's share of bytes sent: finished files count whole, and it stays under 1 until the last is done. */
+  private reportBatch(id: number) {
+    const batch = this.batches.get(id);
+    if (!batch || !this.events.batchProgress) return;
+    let sent = 0;
+    let total = 0;
+    for (const [uuid, size] of batch.sizes) {
+      total += size;
+      sent += batch.pending.has(uuid) ? (this.item(uuid)?.progress ?? 0) * size : size;
+    }
+    this.events.batchProgress(id, total ? Math.min(UPLOAD_SHOWN_PROGRESS_CAP, sent / total) : 0);
+  }
+
+  private push(
+    file: File,
+    destination: UploadDestination,
+    fingerprint: string,
+    status: UploadStatus,
+    error: string | null,
+    batchId: number,
+  ): UploadItem {
     this.state.items.push({
       uuid: this.options.newId(),
+      batchId,
       destination: { ...destination },
       status,
       filename: file.name,
@@ -214,6 +307,7 @@ export class UploadQueue {
       uploadFinishData: null,
       startedAt: null,
     });
+    return this.state.items[this.state.items.length - 1]!;
   }
 
   /** Records files a drop could not take (shown under Failed Uploads). */
@@ -308,6 +402,7 @@ export class UploadQueue {
         // The server knows this file in the folder already: a duplicate, not a failure.
         this.state.items = this.state.items.filter((i) => i.uuid !== uuid);
         this.events.duplicates?.(1);
+        this.settleInBatch(item, 'duplicate');
         return;
       }
       const message = messageOf(e);
@@ -317,6 +412,7 @@ export class UploadQueue {
       this.batch.failed++;
       this.state.version++;
       this.events.failed?.(item, message);
+      this.settleInBatch(item, 'failed', message);
     }
   }
 
@@ -330,6 +426,7 @@ export class UploadQueue {
     item.mediaId = media._id;
     this.batch.succeeded++;
     this.state.version++;
+    this.settleInBatch(item, 'succeeded');
   }
 
   /** Sends the given parts, `partConcurrency` at a time; a part that fails every attempt fails the file. */
@@ -349,6 +446,7 @@ export class UploadQueue {
       for (const v of loaded.values()) sent += v;
       item.progress = Math.min(1, sent / size);
       item.eta = etaSeconds(sent, size, this.options.now() - (item.startedAt ?? this.options.now()));
+      this.reportBatch(item.batchId);
     };
     const sendOne = async (n: number) => {
       const start = (n - 1) * chunkSize;
@@ -407,6 +505,7 @@ export class UploadQueue {
     item.status = 'cancelled';
     this.controllers.get(uuid)?.abort();
     this.state.items = this.state.items.filter((i) => i.uuid !== uuid);
+    this.settleInBatch(item, 'cancelled');
     let ok = true;
     if (mediaId) {
       this.serverCleared.add(mediaId);
@@ -433,6 +532,7 @@ export class UploadQueue {
     }
     const ids = new Set(mine.map((i) => i.uuid));
     this.state.items = this.state.items.filter((i) => !ids.has(i.uuid));
+    for (const item of mine) this.settleInBatch(item, 'cancelled');
     let ok = true;
     try {
       await this.transport.clear(libraryId);
@@ -450,8 +550,12 @@ export class UploadQueue {
     if (!item || item.status !== 'error' || !item.fingerprint) return;
     if (item.mediaId) await this.transport.clear(item.destination.libraryId, [item.mediaId]).catch(() => undefined);
     const live = this.item(uuid);
-    if (!live) return;
+    if (!live || live.status !== 'error') return;
+    const batch = this.openBatch();
+    batch.pending.add(uuid);
+    batch.sizes.set(uuid, live.size);
     Object.assign(live, {
+      batchId: batch.outcome.id,
       status: 'queued',
       progress: 0,
       eta: null,
@@ -461,12 +565,14 @@ export class UploadQueue {
       uploadFinishData: null,
       startedAt: null,
     });
+    this.events.queued?.({ id: batch.outcome.id, count: 1 });
     this.pump();
   }
 
   /** Stops everything locally without server calls (the session ended; the server expires the uploads). */
   abortAll() {
     for (const c of this.controllers.values()) c.abort();
+    for (const item of this.state.items) this.settleInBatch(item, 'cancelled');
     this.state.items = [];
     this.state.rejected = [];
     this.batch = { succeeded: 0, failed: 0, touched: false };

@@ -6,7 +6,8 @@ import { libraryApi } from '../api/instance';
 import { API_BASE } from '../config';
 import { refreshCredits } from './credits';
 import { session } from './session';
-import { showToast } from './toasts';
+import { showProgressToast, showToast, type ProgressToast } from './toasts';
+import { batchReport } from './uploadBatchReport';
 import { UploadQueue, type UploadQueueState, type UploadTransport } from './uploadQueue';
 
 /** Uploads of this tab (queued, running, failed) and files a drop rejected; rendered by the library pages. */
@@ -59,19 +60,25 @@ const transport: UploadTransport = {
     }),
 };
 
+/** The one toast of each batch of uploads still running: a progress toast until the batch settles. */
+const batchToasts = new Map<number, ProgressToast>();
+
 export const uploadQueue = new UploadQueue(
   uploads,
   transport,
   {
-    queued: (n) => showToast(MSG_MEDIA.filesQueued(n)),
+    queued: ({ id, count }) => batchToasts.set(id, showProgressToast(MSG_MEDIA.filesQueued(count))),
+    batchProgress: (id, fraction) => batchToasts.get(id)?.update(fraction),
+    batchSettled: (outcome) => {
+      const toast = batchToasts.get(outcome.id);
+      batchToasts.delete(outcome.id);
+      const report = batchReport(outcome);
+      if (!report) toast?.dismiss();
+      else if (toast) toast.settle(report);
+      else showToast(report.message, report);
+    },
     duplicates: (n) =>
       showToast(n === 1 ? MSG_LIB.duplicateInFolder : MSG_LIB.duplicatesInFolder, { title: MSG_MEDIA.duplicatesSkipped(n) }),
-    failed: (item, message) =>
-      showToast(MSG_MEDIA.uploadFailed(item.filename, message), {
-        title: MSG_MEDIA.uploadFailedTitle,
-        tone: 'error',
-        durationMs: TOAST_MS.uploadFailure,
-      }),
     cleared: (what, ok) => {
       if (what === 'all') {
         if (ok) showToast(MSG_MEDIA.allUploadsCleared, { durationMs: TOAST_MS.clear });
@@ -79,11 +86,7 @@ export const uploadQueue = new UploadQueue(
       } else if (ok) showToast(MSG_MEDIA.uploadClearedOne(what.filename), { durationMs: TOAST_MS.clear });
       else showToast(MSG_MEDIA.clearFailed, { tone: 'error' });
     },
-    drained: ({ succeeded, failed }) => {
-      if (succeeded) {
-        const text = `${succeeded} file${succeeded === 1 ? '' : 's'} uploaded${failed ? `, ${failed} failed` : ''}.`;
-        showToast(text, { title: MSG_MEDIA.uploadBatchCompleted, tone: failed ? 'info' : 'success' });
-      }
+    drained: () => {
       // Credits are refetched after uploads (sections 4 and 7).
       void refreshCredits();
     },
