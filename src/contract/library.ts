@@ -80,12 +80,114 @@ export interface Folder {
   parentId: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Not in the spec's entity: what the folder holds at any depth (folders, visible media), given on
+   * the subFolders of a folder read, so a folder's card can say it and its delete can warn.
+   */
+  contents?: FolderContents;
+}
+
+export interface FolderContents {
+  folders: number;
+  files: number;
 }
 
 export interface FolderResponse {
   folder: Folder;
+  /** Not in the spec's answer: the folders above this one, root first (empty for the root), for the breadcrumb. */
+  ancestors: Folder[];
+  /** Sorted by creation, oldest first (section 4). */
   subFolders: Folder[];
   files: Media[];
+}
+
+// Folder calls. The spec shows only the folder read (section 7); these write calls are ours:
+//   POST   API.folderCreate(libraryId)            body FolderCreateBody  -> 201 Folder
+//   PATCH  API.folder(libraryId, folderId)        body FolderRenameBody  -> Folder
+//   DELETE API.folder(libraryId, folderId)        query FolderDeleteQuery -> FolderDeleteAnswer
+// A folder that holds anything is deleted only with `recursive=true`, and then everything in it goes
+// with it (media, their files and indexes); without it the call answers 409 MSG_FOLDER.notEmpty. The
+// app asks for confirmation, naming what will go, before it sends `recursive=true`. The root folder
+// (the library itself) cannot be renamed or deleted here; read-only and demo libraries refuse all three.
+
+export const FOLDER_NAME_MAX = 120;
+
+export interface FolderCreateBody {
+  name: string;
+  /** The folder to create it in; absent: the library's root folder. */
+  parentId?: string;
+}
+export interface FolderRenameBody {
+  name: string;
+}
+export interface FolderDeleteQuery {
+  /** Required to delete a folder that is not empty: its contents are deleted with it. */
+  recursive?: boolean;
+}
+export interface FolderDeleteAnswer {
+  ok: true;
+  deletedFolders: number;
+  deletedMedia: number;
+  /** Bytes of storage freed. */
+  freedBytes: number;
+}
+
+const uuidSchema = { type: 'string', format: 'uuid' } as const;
+/** Names are trimmed and checked by the service (FOLDER_NAME_MAX after trimming, no control characters). */
+const folderNameSchema = { type: 'string', maxLength: 1000 } as const;
+
+/** JSON schema of FolderCreateBody. */
+export const folderCreateBodySchema = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: { name: folderNameSchema, parentId: uuidSchema },
+} as const;
+/** JSON schema of FolderRenameBody. */
+export const folderRenameBodySchema = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: { name: folderNameSchema },
+} as const;
+/** JSON schema of FolderDeleteQuery. */
+export const folderDeleteQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { recursive: { type: 'boolean' } },
+} as const;
+/** Path parameters of the folder read, rename and delete. */
+export const libraryFolderParamsSchema = {
+  type: 'object',
+  required: ['libraryId', 'folderId'],
+  properties: { libraryId: uuidSchema, folderId: uuidSchema },
+} as const;
+
+/** Strings of the folder calls and screens. */
+export const MSG_FOLDER = {
+  notFound: 'Folder not found',
+  nameEmpty: 'Folder name must not be empty.',
+  nameTooLong: `Folder name must be at most ${FOLDER_NAME_MAX} characters.`,
+  nameInvalid: 'Folder name must not contain control characters.',
+  nameTaken: (name: string) => `A folder named "${name}" already exists here.`,
+  rootImmutable: 'The top folder of a library is the library itself: rename or delete the library instead.',
+  notEmpty: 'This folder is not empty: confirm that everything in it is deleted with it.',
+  created: 'Folder created',
+  renamed: 'Folder renamed',
+  deleted: 'Folder deleted',
+  createFailed: 'Failed to create folder',
+  renameFailed: 'Failed to rename folder',
+  deleteFailed: 'Failed to delete folder',
+  empty: 'This folder is empty',
+} as const;
+
+/** "3 videos, 1 folder" (what a folder holds), or null when it holds nothing. */
+export function describeFolderContents(c: FolderContents | undefined): string | null {
+  if (!c || (!c.files && !c.folders)) return null;
+  const parts: string[] = [];
+  if (c.files) parts.push(`${c.files} ${c.files === 1 ? 'file' : 'files'}`);
+  if (c.folders) parts.push(`${c.folders} ${c.folders === 1 ? 'folder' : 'folders'}`);
+  return parts.join(', ');
 }
 
 export const DEFAULT_LIBRARY_NAME = 'My New Library';
@@ -229,8 +331,15 @@ export const DEFAULT_LIBRARY_TAB: LibraryTab = 'visual';
 /** App route of a library page (`?tab=` only when it is not the default). */
 export const libraryPath = (libraryId: string, tab?: LibraryTab) =>
   `/library/${libraryId}${tab && tab !== DEFAULT_LIBRARY_TAB ? `?tab=${tab}` : ''}`;
-/** App route of the media modal over its library page. */
-export const mediaPath = (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}`;
+/**
+ * App route of a folder of a library (not named by the spec): its root folder is the library page
+ * itself.
+ */
+export const folderPath = (libraryId: string, folderId: string | null) =>
+  folderId ? `/library/${libraryId}/folder/${folderId}` : `/library/${libraryId}`;
+/** App route of the media modal over its library page, or over the folder it was opened from. */
+export const mediaPath = (libraryId: string, mediaId: string, folderId?: string | null) =>
+  `${folderPath(libraryId, folderId ?? null)}/media/${mediaId}`;
 
 /** Media sort keys, stored locally as `key#direction` (section 4). */
 export type MediaSortKey = 'title' | 'modified' | 'added' | 'duration';
@@ -345,7 +454,21 @@ export const MSG_MEDIA = {
   chunkFailed: 'Failed to upload chunk',
   allDroppedRejected: 'All files you dragged were rejected. Check the failed videos status to view the rejected files.',
   unexpectedStatus: 'An unexpected error occurred. Please contact support.',
+  linkCopied: 'Link copied',
+  copyLinkFailedTitle: 'Failed to copy link',
+  copyLinkFailed: 'Could not copy link to clipboard',
+  /** Not a spec string: the player's note on a media it plays while indexing goes on. */
+  stillIndexing: (progress: number) =>
+    `Still indexing (${Math.floor(progress * 100)}%): you can watch it now; search finds its moments once indexing is done.`,
 } as const;
+
+/**
+ * Section 4: completed media open; a processing video whose preview is ready (its HLS preview stage
+ * is done) opens and plays while indexing goes on. Search covers it only once it is completed.
+ */
+export const isWatchableWhileIndexing = (m: Pick<Media, 'status' | 'kind' | 'capabilities'>) =>
+  m.status === 'processing' && m.kind === 'video' && m.capabilities.preview;
+export const canOpenMedia = (m: Pick<Media, 'status' | 'kind' | 'capabilities'>) => m.status === 'completed' || isWatchableWhileIndexing(m);
 export const isMediaSortValue = (value: unknown): value is MediaSortValue => MEDIA_SORT_VALUES.includes(value as MediaSortValue);
 
 // Search (libraries spec sections 3, 4, 7, 9)

@@ -39,6 +39,8 @@ export const API = {
   libraryPreviewToken: (id: string) => `/library/${id}/preview`,
   folder: (libraryId: string, folderId?: string) =>
     folderId ? `/library/${libraryId}/folder/${folderId}` : `/library/${libraryId}/folder`,
+  /** Not named by the spec: creates a folder (FolderCreateBody). Rename and delete are PATCH and DELETE on API.folder. */
+  folderCreate: (libraryId: string) => `/library/${libraryId}/folder`,
   media: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}`,
   mediaBulkDelete: (libraryId: string) => `/library/${libraryId}/media/delete/bulk`,
   mediaRetry: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/retry`,

@@ -34,6 +34,9 @@ interface Ctx {
   /** Deleted by the owner and by support acting as them: one each. */
   spareMedia: Record<'owner' | 'impersonation', Media>;
   spareLibraryId: Record<'owner' | 'impersonation', string>;
+  /** A folder the rename row renames; and, deleted by the owner and by support, one each. */
+  folderId: string;
+  spareFolderId: Record<'owner' | 'impersonation', string>;
   renderId: string;
   /** An upload the owner started and has not finished. */
   pending: { mediaId: string; opaqueData: string };
@@ -100,6 +103,20 @@ const ROWS: Record<string, Row> = {
   'GET /library/:libraryId/folder/:folderId': {
     kind: 'owned',
     req: (c) => ({ path: `/library/${c.lib._id}/folder/${c.lib.rootFolderId}` }),
+  },
+  'POST /library/:libraryId/folder': {
+    kind: 'owned',
+    req: (c) => ({ path: API.folderCreate(c.lib._id), body: { name: `Matrix ${crypto.randomUUID()}` } }),
+    unverified: 403,
+  },
+  'PATCH /library/:libraryId/folder/:folderId': {
+    kind: 'owned',
+    req: (c) => ({ path: API.folder(c.lib._id, c.folderId), body: { name: 'Matrix folder' } }),
+  },
+  // A folder of their own each, deleted with recursive as the app sends it once the user confirms.
+  'DELETE /library/:libraryId/folder/:folderId': {
+    kind: 'owned',
+    req: (c, who) => ({ path: API.folder(c.lib._id, c.spareFolderId[spareOf(who)]), query: { recursive: 'true' } }),
   },
   'GET /library/:libraryId/media/range': {
     kind: 'owned',
@@ -282,6 +299,8 @@ beforeAll(async () => {
     token: owner.token,
     body: { start: 1, end: 2 },
   });
+  const folder = async (name: string) =>
+    (await t.api<{ _id: string }>('POST', API.folderCreate(lib._id), { token: owner.token, body: { name } })).body.data!._id;
   const started = await startUpload(t, owner.token, lib._id, lib.rootFolderId, 'pending.mp4', crypto.randomBytes(2000));
   expect(started.status).toBe(201);
   ctx = {
@@ -289,6 +308,8 @@ beforeAll(async () => {
     media: media!,
     spareMedia: { owner: spareOwner!, impersonation: spareSupport! },
     spareLibraryId: { owner: await spare(), impersonation: await spare() },
+    folderId: await folder('Renamed'),
+    spareFolderId: { owner: await folder('Spare 1'), impersonation: await folder('Spare 2') },
     renderId: render.body.data!.renderId,
     pending: { mediaId: started.body.data!.media._id, opaqueData: started.body.data!.opaqueData },
     ownerEmail: owner.email,

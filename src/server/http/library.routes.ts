@@ -1,5 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { API, type UploadFinishBody, type UploadStartBody } from '../../contract';
+import {
+  API,
+  folderCreateBodySchema,
+  folderDeleteQuerySchema,
+  folderRenameBodySchema,
+  libraryFolderParamsSchema,
+  type FolderCreateBody,
+  type FolderDeleteQuery,
+  type FolderRenameBody,
+  type UploadFinishBody,
+  type UploadStartBody,
+} from '../../contract';
 import type { MediaSort } from '../repositories/media.repository';
 import type { AccountService } from '../services/account.service';
 import type { LibraryService } from '../services/library.service';
@@ -62,6 +73,22 @@ export function libraryRoutes(app: FastifyInstance, accounts: AccountService, li
     const s = parseSort(req.query);
     return reply(req, res, ok(await libs.folder(user(req), req.params.libraryId, req.params.folderId, s.sort, s.direction)));
   });
+  app.post<{ Params: P; Body: FolderCreateBody }>(
+    API.folderCreate(':libraryId'),
+    { ...auth, schema: { ...uuidParams('libraryId'), body: folderCreateBodySchema } },
+    async (req, res) => reply(req, res, { data: await libs.createFolder(user(req), req.params.libraryId, req.body), status: 201 }),
+  );
+  app.patch<{ Params: P; Body: FolderRenameBody }>(
+    API.folder(':libraryId', ':folderId'),
+    { ...auth, schema: { params: libraryFolderParamsSchema, body: folderRenameBodySchema } },
+    async (req, res) => reply(req, res, ok(await libs.renameFolder(user(req), req.params.libraryId, req.params.folderId, req.body.name))),
+  );
+  app.delete<{ Params: P; Querystring: FolderDeleteQuery }>(
+    API.folder(':libraryId', ':folderId'),
+    { ...auth, schema: { params: libraryFolderParamsSchema, querystring: folderDeleteQuerySchema } },
+    async (req, res) =>
+      reply(req, res, ok(await libs.deleteFolder(user(req), req.params.libraryId, req.params.folderId, req.query.recursive === true))),
+  );
   app.get<{ Params: P; Querystring: { folderId?: string; sort?: string; direction?: string; start?: number; end?: number } }>(
     API.mediaRange(':libraryId'),
     {

@@ -127,4 +127,77 @@ export class LibraryRepository {
       .orderBy('id')
       .execute();
   }
+
+  createFolder(libraryId: string, parentId: string, name: string) {
+    return this.db
+      .insertInto('folders')
+      .values({ library_id: libraryId, parent_id: parentId, name })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  renameFolder(id: string, name: string) {
+    return this.db
+      .updateTable('folders')
+      .set({ name, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Deletes a folder; its subfolders and their media rows go with it (foreign keys cascade). */
+  deleteFolder(id: string) {
+    return this.db.deleteFrom('folders').where('id', '=', id).execute();
+  }
+
+  /** A sibling folder with this name, compared without case (names are unique within a parent). */
+  siblingNamed(libraryId: string, parentId: string, name: string) {
+    return this.db
+      .selectFrom('folders')
+      .select('id')
+      .where('library_id', '=', libraryId)
+      .where('parent_id', '=', parentId)
+      .where(sql<boolean>`lower(name) = lower(${name})`)
+      .executeTakeFirst();
+  }
+
+  /** The folders above `folderId`, root first (the folder itself not included). */
+  async ancestors(folderId: string): Promise<FolderRow[]> {
+    const { rows } = await sql<FolderRow & { depth: number }>`
+      with recursive up as (
+        select f.*, 0 as depth from folders f where f.id = (select parent_id from folders where id = ${folderId})
+        union all
+        select p.*, up.depth + 1 from folders p join up on p.id = up.parent_id
+      )
+      select * from up order by depth desc`.execute(this.db);
+    return rows.map(({ depth: _depth, ...f }) => f);
+  }
+
+  /** The ids of a folder and of every folder under it. */
+  async subtreeIds(folderId: string): Promise<string[]> {
+    const { rows } = await sql<{ id: string }>`
+      with recursive down as (
+        select id from folders where id = ${folderId}
+        union all
+        select f.id from folders f join down on f.parent_id = down.id
+      )
+      select id from down`.execute(this.db);
+    return rows.map((r) => r.id);
+  }
+
+  /** For each child folder of `parentId`: the folders and visible media it holds at any depth. */
+  async contentsOfChildren(parentId: string): Promise<Map<string, { folders: number; files: number }>> {
+    const { rows } = await sql<{ top: string; folders: number; files: number }>`
+      with recursive down as (
+        select id as top, id from folders where parent_id = ${parentId}
+        union all
+        select down.top, f.id from folders f join down on f.parent_id = down.id
+      )
+      select down.top,
+             (count(distinct down.id) - 1)::int as folders,
+             count(m.id)::int as files
+      from down left join media m on m.folder_id = down.id and m.status <> 'empty'
+      group by down.top`.execute(this.db);
+    return new Map(rows.map((r) => [r.top, { folders: Number(r.folders), files: Number(r.files) }]));
+  }
 }

@@ -42,6 +42,12 @@ export class MediaRepository {
     return q.execute();
   }
 
+  /** Every media row (any status) in these folders. */
+  inFolders(folderIds: string[]) {
+    if (!folderIds.length) return Promise.resolve([] as MediaRow[]);
+    return this.db.selectFrom('media').selectAll().where('folder_id', 'in', folderIds).execute();
+  }
+
   byStatus(libraryId: string, statuses: string[]) {
     return this.db.selectFrom('media').selectAll().where('library_id', '=', libraryId).where('status', 'in', statuses).execute();
   }

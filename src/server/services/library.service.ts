@@ -1,10 +1,14 @@
 import {
   DEFAULT_LIBRARY_NAME,
   FAILED_STATUSES,
+  FOLDER_NAME_MAX,
   LIBRARY_NAME_MAX,
   MSG,
+  MSG_FOLDER,
   MSG_LIB,
   type BulkDeleteAnswer,
+  type Folder,
+  type FolderDeleteAnswer,
   type FolderResponse,
   type Library,
   type Media,
@@ -15,7 +19,7 @@ import {
 import type { BlobStore } from '../adapters/blobs/blobStore';
 import type { TokenSigner } from '../adapters/security/tokens';
 import { AppError, badRequest } from '../errors';
-import type { LibraryRepository, LibraryRow } from '../repositories/library.repository';
+import type { FolderRow, LibraryRepository, LibraryRow } from '../repositories/library.repository';
 import type { MediaRepository, MediaRow, MediaSort } from '../repositories/media.repository';
 import type { UploadRepository } from '../repositories/upload.repository';
 import type { UserRow } from '../repositories/user.repository';
@@ -59,6 +63,24 @@ const cleanName = (raw: unknown, fallback?: string) => {
   return name;
 };
 
+const folderName = (raw: string) => {
+  const name = raw.trim();
+  if (!name) throw badRequest(MSG_FOLDER.nameEmpty);
+  if (name.length > FOLDER_NAME_MAX) throw badRequest(MSG_FOLDER.nameTooLong);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest(MSG_FOLDER.nameInvalid);
+  return name;
+};
+
+const toFolder = (r: FolderRow, contents?: Folder['contents']): Folder => ({
+  _id: r.id,
+  name: r.name,
+  parentId: r.parent_id,
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+  ...(contents ? { contents } : {}),
+});
+
 /** Library, folder and media rules (libraries spec sections 4–6); ownership is checked on every call. */
 export class LibraryService {
   constructor(private readonly d: LibraryDeps) {}
@@ -82,8 +104,50 @@ export class LibraryService {
 
   async folderOf(libraryId: string, folderId: string) {
     const folder = await this.d.libraries.folder(libraryId, folderId);
-    if (!folder) throw new AppError('not_found', 'Folder not found');
+    if (!folder) throw new AppError('not_found', MSG_FOLDER.notFound);
     return folder;
+  }
+
+  /** A folder below the root of a library the user may change. */
+  private async changeableFolder(user: UserRow, libraryId: string, folderId: string) {
+    const lib = await this.writable(user, libraryId);
+    const folder = await this.folderOf(libraryId, folderId);
+    if (folder.parent_id === null || folder.id === lib.root_folder_id) throw new AppError('forbidden', MSG_FOLDER.rootImmutable);
+    return folder;
+  }
+
+  private async requireFreeName(libraryId: string, parentId: string, name: string, self?: string) {
+    const twin = await this.d.libraries.siblingNamed(libraryId, parentId, name);
+    if (twin && twin.id !== self) throw new AppError('conflict', MSG_FOLDER.nameTaken(name));
+  }
+
+  async createFolder(user: UserRow, libraryId: string, body: { name: string; parentId?: string }): Promise<Folder> {
+    requireVerified(user);
+    const lib = await this.writable(user, libraryId);
+    const name = folderName(body.name);
+    const parent = await this.folderOf(libraryId, body.parentId ?? lib.root_folder_id!);
+    await this.requireFreeName(libraryId, parent.id, name);
+    return toFolder(await this.d.libraries.createFolder(libraryId, parent.id, name), { folders: 0, files: 0 });
+  }
+
+  async renameFolder(user: UserRow, libraryId: string, folderId: string, raw: string): Promise<Folder> {
+    const folder = await this.changeableFolder(user, libraryId, folderId);
+    const name = folderName(raw);
+    if (name === folder.name) return toFolder(folder);
+    await this.requireFreeName(libraryId, folder.parent_id!, name, folder.id);
+    return toFolder(await this.d.libraries.renameFolder(folder.id, name));
+  }
+
+  /** Deletes a folder; one that holds anything only with `recursive`, and then with all it holds. */
+  async deleteFolder(user: UserRow, libraryId: string, folderId: string, recursive: boolean): Promise<FolderDeleteAnswer> {
+    const folder = await this.changeableFolder(user, libraryId, folderId);
+    const ids = await this.d.libraries.subtreeIds(folder.id);
+    const media = await this.d.media.inFolders(ids);
+    const holds = ids.length > 1 || media.some((m) => m.status !== 'empty');
+    if (holds && !recursive) throw new AppError('conflict', MSG_FOLDER.notEmpty);
+    const freedBytes = await this.purgeMedia(media);
+    await this.d.libraries.deleteFolder(folder.id);
+    return { ok: true, deletedFolders: ids.length, deletedMedia: media.filter((m) => m.status !== 'empty').length, freedBytes };
   }
 
   /** Like ownedMedia but also finds media that are still uploading or empty. */
@@ -186,20 +250,19 @@ export class LibraryService {
     direction: 1 | -1,
   ): Promise<FolderResponse> {
     const lib = await this.owned(user.id, libraryId);
-    const folder = await this.d.libraries.folder(libraryId, folderId ?? lib.root_folder_id!);
-    if (!folder) throw new AppError('not_found', 'Folder not found');
-    const [subFolders, files] = await Promise.all([
+    const folder = await this.folderOf(libraryId, folderId ?? lib.root_folder_id!);
+    const [ancestors, subFolders, contents, files] = await Promise.all([
+      this.d.libraries.ancestors(folder.id),
       this.d.libraries.subFolders(libraryId, folder.id),
+      this.d.libraries.contentsOfChildren(folder.id),
       this.d.media.listFolder(folder.id, sort, direction),
     ]);
-    const f = (r: typeof folder) => ({
-      _id: r.id,
-      name: r.name,
-      parentId: r.parent_id,
-      createdAt: new Date(r.created_at).toISOString(),
-      updatedAt: new Date(r.updated_at).toISOString(),
-    });
-    return { folder: f(folder), subFolders: subFolders.map(f), files: files.map(toMedia) };
+    return {
+      folder: toFolder(folder),
+      ancestors: ancestors.map((a) => toFolder(a)),
+      subFolders: subFolders.map((r) => toFolder(r, contents.get(r.id) ?? { folders: 0, files: 0 })),
+      files: files.map(toMedia),
+    };
   }
 
   /** The folder's media in positions [start, end) of the given order: refreshes a visible window. */
@@ -213,8 +276,7 @@ export class LibraryService {
     end: number,
   ) {
     const lib = await this.owned(user.id, libraryId);
-    const folder = await this.d.libraries.folder(libraryId, folderId ?? lib.root_folder_id!);
-    if (!folder) throw new AppError('not_found', 'Folder not found');
+    const folder = await this.folderOf(libraryId, folderId ?? lib.root_folder_id!);
     if (end < start || end - start > 500) throw badRequest('range must cover 0 to 500 items');
     return (await this.d.media.listFolder(folder.id, sort, direction, { start, end })).map(toMedia);
   }
@@ -280,7 +342,8 @@ export class LibraryService {
     // A media imported from a link is downloaded again by its retry; an upload needs its file.
     if (m.origin.source !== 'external' && !(await this.d.blobs.exists(m.blob_key)))
       return { media: toMedia(m), error: 'The uploaded file is missing: please upload it again.' };
-    const row = await this.d.media.transition(m.id, ['errored', 'failed'], { status: 'queued', error_message: null });
+    // Back to processing at once (section 4), not queued: the ingest job resumes a processing media.
+    const row = await this.d.media.transition(m.id, ['errored', 'failed'], { status: 'processing', progress: 0, error_message: null });
     if (!row) return { media: toMedia(m), error: MSG_LIB.notRetryable };
     await this.d.queue.send(INGEST_JOB, { mediaId: m.id }, { singletonKey: m.id });
     return { media: toMedia(row), error: null };
