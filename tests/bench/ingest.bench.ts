@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { API, type Media } from '../../src/contract';
 import { startServer } from '../../src/server/main';
 import { client } from '../integration/support/harness';
@@ -17,6 +18,10 @@ const MINUTES = Number(process.env.BENCH_INGEST_MINUTES ?? 10);
 const out = path.resolve('tests/bench/out');
 fs.mkdirSync(out, { recursive: true });
 const video = path.join(out, `ingest-${MINUTES}min-720p-captions.mp4`);
+
+/** What flite says, over and over (the audio track loops it). */
+const NARRATION =
+  'A dog sits by the bicycle. Horses run across the field. An eagle spreads its wings over the valley. A giraffe eats leaves from a tall tree. People fly kites on the beach in the afternoon wind. ';
 
 /** Captions: one every 4 s, shown for 3.2 s, phrases and styles cycling (so the same text does not recur for 4 minutes). */
 const CAPTION_EVERY = 4;
@@ -84,9 +89,7 @@ function makeVideo() {
   );
   const list = Array.from({ length: Math.ceil(seconds / 5) }, (_, i) => `file '${path.join(tmp, `c${i % photos.length}.mp4`)}'`).join('\n');
   fs.writeFileSync(path.join(tmp, 'list.txt'), list);
-  const text =
-    'A dog sits by the bicycle. Horses run across the field. An eagle spreads its wings over the valley. A giraffe eats leaves from a tall tree. People fly kites on the beach in the afternoon wind. ';
-  execFileSync('flite', ['-voice', 'slt', '-t', text.repeat(3), '-o', path.join(tmp, 'speech.wav')]);
+  execFileSync('flite', ['-voice', 'slt', '-t', NARRATION.repeat(3), '-o', path.join(tmp, 'speech.wav')]);
   fs.writeFileSync(path.join(tmp, 'captions.ass'), captionScript());
   execFileSync('ffmpeg', [
     '-v',
@@ -129,6 +132,37 @@ function makeVideo() {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
+/** CPU seconds of each thread of this process, by thread id. */
+function threadCpu(): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of fs.readdirSync('/proc/self/task')) {
+    try {
+      const f = fs.readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      m.set(t, (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return m;
+}
+
+/** CPU seconds of finished child processes (ffmpeg, pocketsphinx). */
+function childCpu() {
+  const f = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[13]) + Number(f[14])) / 100;
+}
+
+/** Words of `hyp` that match the reference in order (longest common subsequence against the narration repeated). */
+function matchedInOrder(hyp: string[], ref: string[]): number {
+  let prev = new Array<number>(ref.length + 1).fill(0);
+  for (const h of hyp) {
+    const cur = new Array<number>(ref.length + 1).fill(0);
+    for (let j = 1; j <= ref.length; j++) cur[j] = h === ref[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, cur[j - 1]!);
+    prev = cur;
+  }
+  return prev[ref.length]!;
+}
+
 /** CPU seconds of this process (all its threads) and of its finished children (ffmpeg, pocketsphinx). */
 function cpuSeconds() {
   const own = process.cpuUsage();
@@ -167,6 +201,8 @@ try {
   const fin = await uploadFile({ api } as never, token, lib._id, lib.rootFolderId, 'bench.mp4', fs.readFileSync(video));
   const t0 = performance.now();
   const cpu0 = cpuSeconds();
+  const threads0 = threadCpu();
+  const children0 = childCpu();
   const media: Media = await waitForStatus(
     { api } as never,
     token,
@@ -177,6 +213,8 @@ try {
   );
   const wall = (performance.now() - t0) / 1000;
   const cpu = cpuSeconds() - cpu0;
+  const threads1 = threadCpu();
+  const children = childCpu() - children0;
   if (media.status !== 'completed') throw new Error(`ingest ended ${media.status}: ${media.error?.message}`);
   const row = await server.database.db.selectFrom('media').select('ingest').where('id', '=', media._id).executeTakeFirstOrThrow();
   const timings = row.ingest.timings ?? {};
@@ -205,6 +243,28 @@ try {
   const cores = os.availableParallelism();
   console.log(
     `  ${'cpu'.padEnd(13)} ${cpu.toFixed(1).padStart(7)} s   ${(duration / (cpu / cores)).toFixed(1).padStart(6)}x real time if all ${cores} cores were ours (this process, its threads and its tools)`,
+  );
+  // Where the CPU went: the database thread is found by giving it a query to run.
+  const before = threadCpu();
+  await sql`select count(*) from generate_series(1, 3000000)`.execute(server.database.db);
+  const dbThread = [...threadCpu()].sort((a, b) => b[1] - (before.get(b[0]) ?? 0) - (a[1] - (before.get(a[0]) ?? 0)))[0]![0];
+  const spent = (t: string) => (threads1.get(t) ?? 0) - (threads0.get(t) ?? 0);
+  const main = spent(String(process.pid));
+  const db = server.database.kind === 'pglite' ? spent(dbThread) : 0;
+  const others = [...threads1.keys()].reduce((sum, t) => sum + spent(t), 0) - main - db;
+  console.log(
+    `  cpu by part: ffmpeg and pocketsphinx ${children.toFixed(1)} s, main thread ${main.toFixed(1)} s, database thread ${db.toFixed(1)} s, other threads (OCR, image resizing, I/O) ${others.toFixed(1)} s`,
+  );
+  // Did speech recognition hear the narration? Its words in order against the script.
+  const said = (
+    await server.database.db.selectFrom('transcript_segments').select(['text']).where('media_id', '=', media._id).orderBy('start').execute()
+  )
+    .flatMap((r) => r.text.toLowerCase().split(/[^a-z']+/))
+    .filter(Boolean);
+  const script = NARRATION.toLowerCase().split(/[^a-z']+/).filter(Boolean);
+  const heard = matchedInOrder(said, Array.from({ length: Math.ceil((said.length * 1.2) / script.length) + 2 }, () => script).flat());
+  console.log(
+    `  speech: ${said.length} words transcribed, ${heard} of them (${((100 * heard) / Math.max(1, said.length)).toFixed(0)}%) are the narration's words in order`,
   );
   // Did OCR really read the captions? Keyframes well inside a caption's time, words as indexed.
   const frames = await server.database.db.selectFrom('keyframes').select(['t', 'ocr']).where('media_id', '=', media._id).execute();
