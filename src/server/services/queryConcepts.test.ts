@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_CONFIDENCE } from '../../contract';
 import { MODELS_DIR } from '../../../tests/fixtures/modelsDir';
 import { COLOUR_NAMES } from '../adapters/models/colours';
 import { createWordNet } from '../adapters/models/index';
@@ -53,8 +54,9 @@ describe('query concepts (real WordNet)', () => {
     expect(macaque[0]).toMatchObject({ label: 'macaque', weight: 1 });
     const langur = macaque.find((t) => t.label === 'langur')!;
     expect(langur.relation).toBe('sibling');
-    expect(langur.weight).toBeGreaterThan(0.3);
-    expect(langur.weight).toBeLessThan(0.6);
+    expect(langur.weight).toBeGreaterThan(0.15);
+    // a langur is not a macaque: seen for certain, it still stays under medium confidence
+    expect(langur.weight).toBeLessThan(SEARCH_CONFIDENCE.medium);
     // a kangaroo's nearest labels are wallabies; a cousin far up the tree (a dog) is not offered
     const kangaroo = new Map(wn.conceptTargets('kangaroo').map((t) => [t.label, t.weight]));
     expect(kangaroo.get('wallaby')).toBeGreaterThan(0.8);

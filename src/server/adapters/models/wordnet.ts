@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { SEARCH_CONFIDENCE } from '../../../contract';
 import { ModelMissingError } from './types';
 
 /** One noun synset as stored in WordNet's data.noun. */
@@ -79,11 +80,13 @@ const MAX_TERMS = 40;
  * near relative (cousins under a close common ancestor) counts up to SIBLING_MAX_WEIGHT when the
  * similarity (Wu–Palmer plus a little gloss overlap) reaches SIBLING_MIN_SIM; a word only found
  * in a label's gloss ('lake' in lakeside's "the shore of a lake") counts GLOSS_WEIGHT when nothing
- * closer was found. A query word's later senses count OTHER_SENSE of its first.
+ * closer was found. A query word's later senses count OTHER_SENSE of its first. A near relative
+ * is something else (a tractor is not a bicycle): even seen for certain it stays under the
+ * contract's medium confidence, so a query for a thing the library lacks answers nothing confident.
  */
 const HYPONYM_WEIGHT = 0.9;
 const SIBLING_MIN_SIM = 0.8;
-const SIBLING_MAX_WEIGHT = 0.55;
+const SIBLING_MAX_WEIGHT = SEARCH_CONFIDENCE.medium - 0.01;
 const GLOSS_WEIGHT = 0.3;
 const GLOSS_GENUS_WEIGHT = 0.7;
 const GLOSS_OVERLAP_WEIGHT = 0.1;
