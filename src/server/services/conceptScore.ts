@@ -7,7 +7,8 @@
  * sibling, a gloss) does not add up: only the best counts, and a label above the query word
  * (the detector's 'bird' for 'penguin') counts less when the classifier confidently names
  * something the query is not (a bald eagle). Concepts combine as a geometric mean, so a frame
- * holding every concept ranks above one holding some, and a frame missing one stays low.
+ * holding every concept ranks above one holding some, and a frame missing one stays low. A colour
+ * bound to a concept is looked for on the detected object itself (its box's own colours).
  */
 import type { FrameLabels } from './visualTerms';
 import { wordsOf } from './visualTerms';
@@ -45,7 +46,7 @@ const CONTRADICTION = 0.7;
 /** A target at least this close is the query, not something else. */
 const SAME_THING = 0.5;
 
-type Objects = Array<{ label: string; score: number; box?: number[] }>;
+type Objects = Array<{ label: string; score: number; box?: number[]; colours?: Colours }>;
 type Classes = Array<{ label: string; score: number }>;
 type Colours = Array<{ name: string; fraction: number }>;
 
@@ -55,18 +56,21 @@ const prominence = (box?: number[]) => {
   return 0.6 + 0.4 * Math.min(1, Math.sqrt(area) / 0.5);
 };
 
-/** How much of the frame shows any of the colours (a frame's 'dark blue' counts a little for 'blue'). */
-export function colourEvidence(frame: FrameLabels, colours: string[]): number {
+/** How much of a set of colours (a frame's, or an object's own) is one of `want` (a 'dark blue' counts a little for 'blue'). */
+export function colourMatch(colours: Colours, want: string[]): number {
   let best = 0;
-  for (const c of frame.colours as Colours) {
+  for (const c of colours) {
     const name = c.name.toLowerCase();
-    for (const want of colours) {
-      const match = name === want ? 1 : wordsOf(name).includes(want) || wordsOf(want).includes(name) ? 0.85 : 0;
+    for (const w of want) {
+      const match = name === w ? 1 : wordsOf(name).includes(w) || wordsOf(w).includes(name) ? 0.85 : 0;
       best = Math.max(best, match * Math.min(1, c.fraction * 2));
     }
   }
   return best;
 }
+
+/** How much of the frame shows any of the colours. */
+export const colourEvidence = (frame: FrameLabels, colours: string[]): number => colourMatch(frame.colours as Colours, colours);
 
 export function conceptScore(frame: FrameLabels, c: ResolvedConcept): number {
   if (c.isColour) return colourEvidence(frame, c.colours);
@@ -74,6 +78,11 @@ export function conceptScore(frame: FrameLabels, c: ResolvedConcept): number {
   // the classifier's confidence that this frame is something specific the query is not
   let other = 0;
   for (const k of classes) if ((c.targets.get(k.label.toLowerCase()) ?? 0) < SAME_THING) other = Math.max(other, k.score);
+  // A colour bound to the concept ('a yellow bus') is looked for on the object itself when the
+  // index has its own colours, else in the whole frame.
+  const tint = (colours: Colours | undefined) =>
+    c.colours.length ? 1 - COLOUR_SHARE + COLOUR_SHARE * colourMatch(colours ?? (frame.colours as Colours), c.colours) : 1;
+  const frameTint = tint(undefined);
   let miss = 1;
   let relative = 0;
   let seen = 0;
@@ -85,14 +94,14 @@ export function conceptScore(frame: FrameLabels, c: ResolvedConcept): number {
     else relative = Math.max(relative, score * w * (c.general.has(key) ? 1 - CONTRADICTION * other : 1));
     return true;
   };
-  for (const o of frame.objects as Objects) if (add(o.label, o.score * prominence(o.box)) && o.score >= COUNT_MIN_SCORE) seen++;
-  for (const k of classes) add(k.label, k.score);
+  for (const o of frame.objects as Objects)
+    if (add(o.label, o.score * prominence(o.box) * tint(o.colours)) && o.score >= COUNT_MIN_SCORE) seen++;
+  for (const k of classes) add(k.label, k.score * frameTint);
   if (c.literals.length && frame.ocr) {
     const words = new Set(frame.ocr.split(' '));
-    if (c.literals.some((l) => words.has(l))) miss *= 1 - OCR_MATCH;
+    if (c.literals.some((l) => words.has(l))) miss *= 1 - OCR_MATCH * frameTint;
   }
   let s = Math.max(1 - miss, relative);
-  if (s > 0 && c.colours.length) s *= 1 - COLOUR_SHARE + COLOUR_SHARE * colourEvidence(frame, c.colours);
   if (s > 0 && c.count && seen > 0 && seen < c.count) s *= COUNT_SHORT;
   return s;
 }

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { dominantColours, nameLab, rgbToLab } from './colours';
+import { dominantColours, nameLab, regionColours, rgbToLab } from './colours';
 import { decodeRgb } from './image';
 
 const solid = async (r: number, g: number, b: number) =>
@@ -49,5 +49,23 @@ describe('dominant colours', () => {
     expect(colours.map((c) => c.name)).toEqual(['white', 'green']);
     expect(colours[0].fraction).toBeCloseTo(2 / 3, 1);
     expect(colours[1].fraction).toBeCloseTo(1 / 3, 1);
+  });
+});
+
+describe('region colours', () => {
+  it("names the colours of an object's box, not of the picture around it", async () => {
+    // a yellow block (the object) in the middle of a blue picture
+    const img = await decodeRgb(
+      await sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 30, g: 90, b: 220 } } })
+        .composite([{ input: { create: { width: 80, height: 50, channels: 3, background: { r: 250, g: 215, b: 20 } } }, left: 60, top: 25 }])
+        .png()
+        .toBuffer(),
+    );
+    expect(regionColours(img, [0.3, 0.25, 0.7, 0.75])).toEqual([{ name: 'yellow', fraction: 1 }]);
+    expect(regionColours(img, [0, 0, 0.25, 1])[0]).toEqual({ name: 'blue', fraction: 1 });
+    // a box straddling both: the larger share first
+    const both = regionColours(img, [0.1, 0.25, 0.6, 0.75]).map((c) => c.name);
+    expect(both).toEqual(['yellow', 'blue']);
+    expect(regionColours(img, [0.5, 0.5, 0.5, 0.5]).length).toBeLessThanOrEqual(1);
   });
 });

@@ -43,6 +43,46 @@ export async function dominantColours(img: RgbImage, opts: ColourOptions = {}): 
     .slice(0, opts.max ?? 5);
 }
 
+/** Share of each side of an object's box left out, so the background around it counts less. */
+const REGION_INSET = 0.2;
+/** At most this many points a side are sampled in an object's box. */
+const REGION_SAMPLES = 20;
+
+/**
+ * The colours of one object: the central part of its box (fractions of the image), sampled on a
+ * grid and named point by point, largest share first. Cheap enough for every detection of a
+ * keyframe (at most 400 points), so 'a yellow bus' can ask whether the bus itself is yellow.
+ */
+export function regionColours(img: RgbImage, box: readonly number[], opts: ColourOptions = {}): NamedColour[] {
+  const [x1, y1, x2, y2] = box as [number, number, number, number];
+  const [dx, dy] = [(x2 - x1) * REGION_INSET, (y2 - y1) * REGION_INSET];
+  const left = Math.max(0, Math.floor((x1 + dx) * img.width));
+  const right = Math.min(img.width - 1, Math.ceil((x2 - dx) * img.width));
+  const top = Math.max(0, Math.floor((y1 + dy) * img.height));
+  const bottom = Math.min(img.height - 1, Math.ceil((y2 - dy) * img.height));
+  if (right < left || bottom < top) return [];
+  const nx = Math.min(REGION_SAMPLES, right - left + 1);
+  const ny = Math.min(REGION_SAMPLES, bottom - top + 1);
+  const lab = [0, 0, 0];
+  const byName = new Map<string, number>();
+  for (let j = 0; j < ny; j++) {
+    const y = top + Math.floor(((bottom - top) * (j + 0.5)) / ny);
+    for (let i = 0; i < nx; i++) {
+      const x = left + Math.floor(((right - left) * (i + 0.5)) / nx);
+      const p = (y * img.width + x) * 3;
+      rgbToLab(img.data[p]!, img.data[p + 1]!, img.data[p + 2]!, lab);
+      const name = nameLab(lab[0]!, lab[1]!, lab[2]!);
+      byName.set(name, (byName.get(name) ?? 0) + 1);
+    }
+  }
+  const n = nx * ny;
+  return [...byName]
+    .map(([name, count]) => ({ name, fraction: Math.round((count / n) * 1000) / 1000 }))
+    .filter((c) => c.fraction >= (opts.minFraction ?? 0.15))
+    .sort((a, b) => b.fraction - a.fraction)
+    .slice(0, opts.max ?? 3);
+}
+
 /** sRGB bytes to CIELAB (D65), written at out[o..o+2]. */
 export function rgbToLab(r: number, g: number, b: number, out: Float32Array | number[], o = 0): void {
   const lin = (v: number) => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describeMissingFeature } from '../../../contract';
 import type { IndexModels } from '../../services/ports';
 import { ClipImageEncoder, ClipTextEncoder, clipMissing, NoTextEncoder } from './clip';
-import { COLOUR_NAMES, dominantColours } from './colours';
+import { COLOUR_NAMES, dominantColours, regionColours } from './colours';
 import { verifyModelFiles, type CorruptModelFile } from './fetchModels';
 import { decodeRgb, type RgbImage } from './image';
 import { MobilenetClassifier, readImagenetLabels, type ClassifierResult } from './mobilenet';
@@ -34,6 +34,8 @@ export interface VisualAnalyzerOptions {
 
 /** Keyframes are decoded once at up to this size: the detectors look at <= 960 px, OCR line crops gain nothing beyond. */
 const DECODE_MAX = 1280;
+/** The most prominent detections (best first) that get colours of their own. */
+const REGION_COLOUR_OBJECTS = 8;
 
 /** '<file> is corrupt (<why>), …' for the corrupt files that `features` need, or null when there are none. */
 function corruptReason(corrupt: readonly CorruptModelFile[] | undefined, features: readonly string[]): string | null {
@@ -144,6 +146,7 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
       }
       const i = g++;
       const objects: Detection[] = this.m.yolox ? await this.m.yolox.detect(d) : [];
+      if (this.capabilities.includes('colours')) for (const o of objects.slice(0, REGION_COLOUR_OBJECTS)) o.colours = regionColours(d, o.box);
       const faces = this.m.faces ? await this.m.faces.count(d) : 0;
       const colours = this.capabilities.includes('colours') ? await dominantColours(d) : [];
       const text: VisualFeatures['text'] = this.m.ocr ? await texts[i]! : [];

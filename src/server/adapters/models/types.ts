@@ -4,6 +4,8 @@ export interface Detection {
   score: number;
   /** x1, y1, x2, y2 as fractions (0..1) of the original image. */
   box: [number, number, number, number];
+  /** The colours of the object itself (the centre of its box), largest share first; absent in indexes made before. */
+  colours?: Array<{ name: string; fraction: number }>;
 }
 
 /** One ImageNet class with its WordNet id (a WordNet 3.0 noun offset, as ImageNet spells it). */
