@@ -1,6 +1,9 @@
 import {
   API,
   type BulkDeleteAnswer,
+  type Folder,
+  type FolderCreateBody,
+  type FolderDeleteAnswer,
   type FolderResponse,
   type Library,
   type Media,
@@ -17,8 +20,8 @@ import type { ApiClient } from './client';
 export function createLibraryApi(client: ApiClient) {
   const get = <T>(path: string, query?: Record<string, string | number | undefined>, signal?: AbortSignal) =>
     client.request<T>(path, { method: 'GET', auth: 'required', query, signal });
-  const send = <T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) =>
-    client.request<T>(path, { method, body: body ?? (method === 'DELETE' ? undefined : {}), auth: 'required' });
+  const send = <T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, query?: Record<string, string | boolean>) =>
+    client.request<T>(path, { method, body: body ?? (method === 'DELETE' ? undefined : {}), auth: 'required', query });
 
   return {
     list: () => get<Library[]>(API.libraries),
@@ -30,6 +33,11 @@ export function createLibraryApi(client: ApiClient) {
 
     folder: (libraryId: string, folderId?: string, sort?: MediaSortValue, signal?: AbortSignal) =>
       get<FolderResponse>(API.folder(libraryId, folderId), { sort }, signal),
+    createFolder: (libraryId: string, body: FolderCreateBody) => send<Folder>('POST', API.folderCreate(libraryId), body),
+    renameFolder: (libraryId: string, folderId: string, name: string) => send<Folder>('PATCH', API.folder(libraryId, folderId), { name }),
+    /** `recursive`: delete what the folder holds with it (the server refuses a non-empty folder without it). */
+    deleteFolder: (libraryId: string, folderId: string, recursive: boolean) =>
+      send<FolderDeleteAnswer>('DELETE', API.folder(libraryId, folderId), undefined, recursive ? { recursive: true } : undefined),
     mediaRange: (libraryId: string, q: { folderId?: string; sort?: MediaSortValue; start: number; end: number }) =>
       get<Media[]>(API.mediaRange(libraryId), q),
     media: (libraryId: string, mediaId: string) => get<Media>(API.media(libraryId, mediaId)),

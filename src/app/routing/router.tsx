@@ -86,6 +86,8 @@ export const router = createBrowserRouter([
                 { path: ROUTES.libraries, lazy: lazyRoute(() => import('../screens/libraries/LibrariesScreen')) },
                 { path: '/library/:id', lazy: lazyRoute(() => import('../screens/library/LibraryScreen')) },
                 { path: '/library/:id/media/:mediaId', lazy: lazyRoute(() => import('../screens/library/LibraryScreen')) },
+                { path: '/library/:id/folder/:folderId', lazy: lazyRoute(() => import('../screens/library/LibraryScreen')) },
+                { path: '/library/:id/folder/:folderId/media/:mediaId', lazy: lazyRoute(() => import('../screens/library/LibraryScreen')) },
                 {
                   element: <RequireSession verified />,
                   children: [{ path: ROUTES.search, lazy: lazyRoute(() => import('../screens/search/SearchScreen')) }],

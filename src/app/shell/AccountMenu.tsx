@@ -2,15 +2,17 @@ import { useSnapshot } from 'valtio';
 import { ROUTES, settingsPath } from '../../contract';
 import { COMPANY_SOCIAL } from '../config';
 import { useLogout } from './useLogout';
+import { preferences, setPreference } from '../state/preferences';
 import { session } from '../state/session';
 import { Avatar } from '../ui/Avatar';
 import { IconCopyright, IconExternal, IconFile, IconLogout, IconSettings, IconShield } from '../ui/icons';
-import { Menu, MenuHeader, MenuItem, MenuLink, MenuSeparator } from '../ui/Menu';
+import { Menu, MenuCheckboxItem, MenuHeader, MenuItem, MenuLink, MenuSeparator } from '../ui/Menu';
 
 export function AccountMenu() {
   const { user, claims } = useSnapshot(session);
   const email = user?.email ?? claims?.email ?? '';
   const name = user?.name ?? '';
+  const { enableSounds } = useSnapshot(preferences);
   const onLogout = useLogout();
   return (
     <Menu
@@ -44,6 +46,11 @@ export function AccountMenu() {
       <MenuLink to={COMPANY_SOCIAL.url} external icon={<IconExternal size={18} />}>
         {COMPANY_SOCIAL.label}
       </MenuLink>
+      <MenuSeparator />
+      {/* A short sound when an upload or an indexing finishes (the enableSounds preference). */}
+      <MenuCheckboxItem checked={enableSounds} onCheckedChange={(on) => setPreference('enableSounds', on)}>
+        Sounds
+      </MenuCheckboxItem>
       <MenuSeparator />
       <MenuItem icon={<IconLogout size={18} />} onSelect={onLogout} tone="danger">
         Log out

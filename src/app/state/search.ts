@@ -44,6 +44,16 @@ export function clearMomentSelection() {
   searchState.selecting = false;
 }
 
+/** The libraries searched when the selection was made; null until a search page knows them. */
+let searchedLibraries: string | null = null;
+
+/** A moment selection belongs to the libraries it was made in: choosing others clears it (section 4). */
+export function setSearchedLibraries(ids: readonly string[]) {
+  const key = [...ids].sort().join(',');
+  if (searchedLibraries !== null && key !== searchedLibraries) clearMomentSelection();
+  searchedLibraries = key;
+}
+
 /** The unified (multimodal) result type is offered only when the local feature flag is set. */
 export function isUnifiedSearchEnabled(): boolean {
   try {
@@ -56,5 +66,8 @@ export function isUnifiedSearchEnabled(): boolean {
 
 // A selection belongs to the account that made it.
 subscribeKey(session, 'token', (token) => {
-  if (!token) clearMomentSelection();
+  if (!token) {
+    clearMomentSelection();
+    searchedLibraries = null;
+  }
 });

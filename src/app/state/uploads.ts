@@ -6,6 +6,7 @@ import { libraryApi } from '../api/instance';
 import { API_BASE } from '../config';
 import { refreshCredits } from './credits';
 import { session } from './session';
+import { playDoneSound } from './sounds';
 import { showProgressToast, showToast, type ProgressToast } from './toasts';
 import { batchReport } from './uploadBatchReport';
 import { UploadQueue, type UploadQueueState, type UploadTransport } from './uploadQueue';
@@ -72,6 +73,7 @@ export const uploadQueue = new UploadQueue(
     batchSettled: (outcome) => {
       const toast = batchToasts.get(outcome.id);
       batchToasts.delete(outcome.id);
+      if (outcome.succeeded > 0) playDoneSound('upload');
       const report = batchReport(outcome);
       if (!report) toast?.dismiss();
       else if (toast) toast.settle(report);

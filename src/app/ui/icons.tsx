@@ -300,3 +300,9 @@ export const IconImage = (p: IconProps) => (
     <path d="m21 16-5-5-9 9" />
   </Icon>
 );
+export const IconLink = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1 1" />
+    <path d="M14 10a4 4 0 0 0-5.66 0l-3 3a4 4 0 0 0 5.66 5.66l1-1" />
+  </Icon>
+);

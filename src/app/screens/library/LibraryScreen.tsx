@@ -2,8 +2,10 @@ import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'rea
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import {
+  LIBRARY_TABS,
   MEDIA_TABLE_COLUMNS,
   MSG,
+  MSG_FOLDER,
   MSG_LIB,
   MSG_MEDIA,
   RETRY_ALL_LOCK_MS,
@@ -11,10 +13,12 @@ import {
   ROUTES,
   TABLE_STATUS_FILTER,
   TOAST_MS,
-  libraryPath,
+  folderPath,
   mediaPath,
   statusCounts,
+  type Folder,
   type Library,
+  type LibraryTab,
   type Media,
   type MediaSortValue,
   type MediaStatus,
@@ -31,7 +35,7 @@ import { createRateLimiter } from '../../state/rateLimiter';
 import { session } from '../../state/session';
 import { showToast } from '../../state/toasts';
 import { Button } from '../../ui/Button';
-import { IconChevronLeft, IconColumns, IconGrid, IconList, IconLock, IconPlus, IconSearch, IconUpload } from '../../ui/icons';
+import { IconChevronLeft, IconColumns, IconFolder, IconGrid, IconList, IconLock, IconPlus, IconSearch, IconUpload } from '../../ui/icons';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Menu, MenuCheckboxItem } from '../../ui/Menu';
 import { SegmentedControl } from '../../ui/SegmentedControl';
@@ -44,6 +48,8 @@ import { enqueueFiles } from '../upload/enqueueFiles';
 import { FileInput } from '../upload/UploadBox';
 import { useFileDrop } from '../upload/useFileDrop';
 import { LibraryContext, type LibraryActions } from './LibraryContext';
+import { CreateFolderDialog, DeleteFolderDialog, RenameFolderDialog } from './FolderDialogs';
+import { FolderBreadcrumb, FolderList } from './FolderList';
 import { BulkDeleteDialog, DeleteMediaDialog, RenameMediaDialog } from './MediaDialogs';
 import { MediaGrid } from './MediaGrid';
 import { downloadOriginal, MediaModal } from './MediaModal';
@@ -74,9 +80,12 @@ export const SORT_LABELS: Record<MediaSortValue, string> = {
   'duration#-1': 'Duration: longest',
 };
 
-/** /library/{id} and /library/{id}/media/{mediaId}: loads the library; a missing one goes to /libraries. */
+/**
+ * /library/{id}, /library/{id}/folder/{folderId} and the media modal over either
+ * (…/media/{mediaId}): loads the library; a missing one goes to /libraries.
+ */
 export default function LibraryScreen() {
-  const { id = '', mediaId } = useParams();
+  const { id = '', mediaId, folderId } = useParams();
   const [library, setLibrary] = useState<Library | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'missing' | 'error'>('loading');
   const [error, setError] = useState<string | null>(null);
@@ -119,18 +128,23 @@ export default function LibraryScreen() {
       </div>
     );
   if (!library || library._id !== id) return <PageSpinner />;
-  return <LibraryPage key={library._id} library={library} mediaId={mediaId ?? null} />;
+  return <LibraryPage key={library._id} library={library} mediaId={mediaId ?? null} folderId={folderId ?? null} />;
 }
 
-function LibraryPage({ library, mediaId }: { library: Library; mediaId: string | null }) {
+const tabOf = (value: string | null): LibraryTab => (LIBRARY_TABS.includes(value as LibraryTab) ? (value as LibraryTab) : 'visual');
+
+function LibraryPage({ library, mediaId, folderId: routeFolder }: { library: Library; mediaId: string | null; folderId: string | null }) {
   const navigate = useNavigate();
-  // The query keeps what the page was opened with (the spec's tab among it) when a media modal opens
-  // and closes. The Visual / Transcript toggle it once fed changed nothing on the page: it is gone.
-  const [params] = useSearchParams();
+  // The query keeps what the page was opened with when a media modal opens and closes; its `tab`
+  // (visual or transcript, section 2) is the tab the media modal's side panel shows.
+  const [params, setParams] = useSearchParams();
+  const tab = tabOf(params.get('tab'));
+  // The root folder is the library page itself: its id in the address means the same.
+  const folderId = routeFolder === library.rootFolderId ? null : routeFolder;
   const { libraryViewMode, autoplayVideos } = useSnapshot(preferences);
   const { sort, hiddenColumns } = useSnapshot(libraryView);
   const { user } = useSnapshot(session);
-  const data = useLibraryMedia(library._id, sort);
+  const data = useLibraryMedia(library._id, folderId, sort);
   const { files, reload, replace, remove } = data;
   const groups = useStatusGroups(library._id, files);
   const counters = statusCounters(groups);
@@ -144,6 +158,7 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
   const [statusModal, setStatusModal] = useState<'processing' | 'failed' | null>(null);
   const [retryAllLocked, setRetryAllLocked] = useState(false);
   const [addOpen, setAddOpen] = useState(false);
+  const [folderDialog, setFolderDialog] = useState<{ kind: 'create' } | { kind: 'rename' | 'delete'; folder: Folder } | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
 
   const readOnlyReason = library.isReadOnly || library.isDemo ? MSG_LIB.readOnlyLibrary : null;
@@ -154,6 +169,22 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
 
   const clearSelection = useCallback(() => setSelected(new Set()), []);
   useEscapeToClear(selected.size > 0, clearSelection);
+  // A selection belongs to the folder it was made in (section 4: it clears when the folder changes).
+  useEffect(() => clearSelection(), [folderId, clearSelection]);
+
+  const search = params.toString();
+  const hrefOf = useCallback((id: string | null) => ({ pathname: folderPath(library._id, id), search }), [library._id, search]);
+  const uploadFolderId = folderId ?? library.rootFolderId;
+  const subFolders = data.folder?.subFolders ?? [];
+  const trail = data.folder && folderId ? [...data.folder.ancestors.slice(1), data.folder.folder] : [];
+  const placeName = trail.at(-1)?.name ?? library.name;
+
+  // A folder that is gone (deleted elsewhere, or a wrong address) leaves for the library's root.
+  useEffect(() => {
+    if (data.status !== 'missing') return;
+    showToast(MSG_FOLDER.notFound, { tone: 'error' });
+    void navigate(folderPath(library._id, null), { replace: true });
+  }, [data.status, library._id, navigate]);
 
   // Selected media that disappeared (deleted, cleared) leave the selection.
   useEffect(() => {
@@ -164,12 +195,15 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
     });
   }, [files]);
 
+  // Uploads and drops go into the open folder (its address says which, even while it loads).
   const add = useCallback(
-    (list: File[], dropped = false) => {
-      const folderId = data.folder?.folder._id ?? library.rootFolderId;
-      void enqueueFiles(list, { libraryId: library._id, folderId }, { knownUniqueIds: files.map((m) => m.uniqueId), dropped });
-    },
-    [data.folder, files, library._id, library.rootFolderId],
+    (list: File[], dropped = false) =>
+      void enqueueFiles(
+        list,
+        { libraryId: library._id, folderId: uploadFolderId },
+        { knownUniqueIds: files.map((m) => m.uniqueId), dropped },
+      ),
+    [files, library._id, uploadFolderId],
   );
   const dragging = useFileDrop((list) => add(list, true), {
     enabled: true,
@@ -223,7 +257,7 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
         if (!next.delete(mid)) next.add(mid);
         return next;
       }),
-    open: (m) => void navigate({ pathname: mediaPath(library._id, m._id), search: params.toString() }),
+    open: (m) => void navigate({ pathname: mediaPath(library._id, m._id, folderId), search }),
     rename: setRenaming,
     remove: setDeleting,
     retry,
@@ -314,7 +348,15 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
           </div>
         </header>
 
+        {folderId && <FolderBreadcrumb libraryName={library.name} trail={trail} hrefOf={hrefOf} />}
+
         <div className="library-toolbar">
+          <ReasonTooltip reason={addBlockedReason}>
+            <Button variant="secondary" size="sm" onClick={() => setFolderDialog({ kind: 'create' })} disabled={Boolean(addBlockedReason)}>
+              <IconFolder size={16} />
+              <span className="library-toolbar__new-folder-label">New folder</span>
+            </Button>
+          </ReasonTooltip>
           {files.length > 0 && (
             <div className="library-toolbar__filters">
               {grid ? (
@@ -377,16 +419,26 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
           )}
         </div>
 
-        {data.status === 'loading' ? (
+        {subFolders.length > 0 && (
+          <FolderList
+            folders={subFolders}
+            hrefOf={(f) => hrefOf(f._id)}
+            readOnlyReason={readOnlyReason}
+            onRename={(folder) => setFolderDialog({ kind: 'rename', folder })}
+            onDelete={(folder) => setFolderDialog({ kind: 'delete', folder })}
+          />
+        )}
+
+        {data.status === 'loading' || data.status === 'missing' ? (
           <PageSpinner label="Loading media" />
         ) : data.status === 'error' ? (
           <LoadFailed title="We couldn't load the media" onRetry={() => void reload()}>
             {data.error}
           </LoadFailed>
-        ) : files.length === 0 ? (
+        ) : files.length === 0 && subFolders.length > 0 ? null : files.length === 0 ? (
           <EmptyState
             icon={<IconUpload size={26} />}
-            title={MSG_MEDIA.noVideos}
+            title={folderId ? MSG_FOLDER.empty : MSG_MEDIA.noVideos}
             text={
               addBlockedReason ??
               'Drop videos anywhere on this page, or choose them from your computer. Each is indexed once it is uploaded.'
@@ -432,7 +484,7 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
         <div className={`drop-overlay${addBlockedReason ? ' drop-overlay--blocked' : ''}`} aria-hidden="true">
           <div className="drop-overlay__box">
             <IconUpload size={32} />
-            <p>{addBlockedReason ?? `Drop to upload to ${library.name}`}</p>
+            <p>{addBlockedReason ?? `Drop to upload to ${placeName}`}</p>
           </div>
         </div>
       )}
@@ -441,7 +493,7 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
         <ChunkErrorBoundary what="Add videos">
           <Suspense fallback={null}>
             <AddVideosDialog
-              target={{ libraryId: library._id, folderId: data.folder?.folder._id ?? library.rootFolderId }}
+              target={{ libraryId: library._id, folderId: uploadFolderId }}
               knownUniqueIds={files.map((m) => m.uniqueId)}
               onFiles={(list) => add(list)}
               onAdded={() => {
@@ -482,8 +534,44 @@ function LibraryPage({ library, mediaId }: { library: Library; mediaId: string |
         <MediaModal
           libraryId={library._id}
           mediaId={mediaId}
-          onClose={() => void navigate({ pathname: libraryPath(library._id), search: params.toString() }, { replace: false })}
+          tab={tab}
+          onTabChange={(next) =>
+            setParams(
+              (p) => {
+                const q = new URLSearchParams(p);
+                if (next === 'visual') q.delete('tab');
+                else q.set('tab', next);
+                return q;
+              },
+              { replace: true },
+            )
+          }
+          onClose={() => void navigate(hrefOf(folderId))}
           onLoaded={replace}
+        />
+      )}
+      {folderDialog?.kind === 'create' && (
+        <CreateFolderDialog
+          libraryId={library._id}
+          parentId={uploadFolderId}
+          onClose={() => setFolderDialog(null)}
+          onCreated={() => void reload()}
+        />
+      )}
+      {folderDialog?.kind === 'rename' && (
+        <RenameFolderDialog
+          libraryId={library._id}
+          folder={folderDialog.folder}
+          onClose={() => setFolderDialog(null)}
+          onRenamed={() => void reload()}
+        />
+      )}
+      {folderDialog?.kind === 'delete' && (
+        <DeleteFolderDialog
+          libraryId={library._id}
+          folder={folderDialog.folder}
+          onClose={() => setFolderDialog(null)}
+          onDeleted={() => void reload()}
         />
       )}
     </LibraryContext.Provider>

@@ -1,14 +1,15 @@
-import { isOpenableUrl, MSG_EXTERNAL, type Media } from '../../../contract';
+import { canOpenMedia, isOpenableUrl, MSG_EXTERNAL, type Media } from '../../../contract';
+import { copyMediaLink } from '../../state/clipboard';
 import { showToast } from '../../state/toasts';
 import { IconButton } from '../../ui/Button';
-import { IconDownload, IconExternal, IconMore, IconPencil, IconRefresh, IconTrash } from '../../ui/icons';
+import { IconDownload, IconExternal, IconLink, IconMore, IconPencil, IconRefresh, IconTrash } from '../../ui/icons';
 import { Menu, MenuItem, MenuSeparator } from '../../ui/Menu';
 import { useLibraryActions } from './LibraryContext';
 import { isFailedStatus } from './mediaListing';
 
-/** Only completed media can be opened (section 4). */
-export const canOpen = (m: Media) => m.status === 'completed';
-const OPEN_HINT = 'Only processed media can be opened.';
+/** Completed media open, and processing ones whose preview is ready (section 4). */
+export const canOpen = canOpenMedia;
+const OPEN_HINT = 'It opens once its preview is ready.';
 const DOWNLOAD_HINT = 'The file is still uploading.';
 
 /** Opens the page a media was imported from (section 5: only an http(s) address opens). */
@@ -38,6 +39,9 @@ export function MediaMenu({ media }: { media: Media }) {
         hint={canOpen(media) ? undefined : OPEN_HINT}
       >
         Open
+      </MenuItem>
+      <MenuItem icon={<IconLink size={16} />} onSelect={() => void copyMediaLink(media)}>
+        Copy link
       </MenuItem>
       {media.origin?.source === 'external' && (
         <MenuItem icon={<IconExternal size={16} />} onSelect={() => openOriginalLink(media)}>

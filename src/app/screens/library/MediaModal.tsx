@@ -1,14 +1,23 @@
 import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
-import { describeMissingFeature, MSG_LIB, MSG_MEDIA, type Media } from '../../../contract';
+import {
+  canOpenMedia,
+  describeMissingFeature,
+  isWatchableWhileIndexing,
+  MSG_LIB,
+  MSG_MEDIA,
+  type LibraryTab,
+  type Media,
+} from '../../../contract';
 import { isApiError } from '../../api/ApiError';
 import { libraryApi } from '../../api/instance';
+import { copyMediaLink } from '../../state/clipboard';
 import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
 import { showToast } from '../../state/toasts';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { IconDownload } from '../../ui/icons';
+import { IconDownload, IconLink } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { MomentSidePanel } from '../moment/MomentLines';
 import { MomentPlayer, type MomentPlayerHandle } from '../moment/MomentPlayer';
@@ -18,6 +27,7 @@ import { formatDate } from './MediaGrid';
 import { formatDuration, originLabel, formatMediaSize } from './mediaListing';
 import { MediaStatusView } from './MediaStatus';
 import { MediaThumb } from './MediaThumb';
+import { ACTIVE_POLL_MS } from './useLibraryMedia';
 
 /** Starts a browser download of the media's original through a short-lived signed URL. */
 export async function downloadOriginal(media: Media) {
@@ -63,11 +73,16 @@ class ModalBoundary extends Component<{ children: ReactNode }, { failed: boolean
 export function MediaModal({
   libraryId,
   mediaId,
+  tab,
+  onTabChange,
   onClose,
   onLoaded,
 }: {
   libraryId: string;
   mediaId: string;
+  /** The side panel's tab (the library address's `tab`). */
+  tab: LibraryTab;
+  onTabChange: (tab: LibraryTab) => void;
   onClose: () => void;
   onLoaded?: (m: Media) => void;
 }) {
@@ -122,6 +137,9 @@ export function MediaModal({
           <Button variant="ghost" onClick={onClose}>
             Close
           </Button>
+          <Button variant="secondary" onClick={() => media && void copyMediaLink(media)} disabled={!media}>
+            <IconLink size={18} /> Copy link
+          </Button>
           <Button onClick={() => void download()} busy={downloading} disabled={!media || media.status === 'uploading'}>
             <IconDownload size={18} /> Download original
           </Button>
@@ -136,17 +154,17 @@ export function MediaModal({
             <Spinner size={28} label="Loading media" />
           </div>
         ) : (
-          <MediaDetails media={media} />
+          <MediaDetails media={media} tab={tab} onTabChange={onTabChange} />
         )}
       </ModalBoundary>
     </Dialog>
   );
 }
 
-/** Completed videos with a preview play in the moment viewer's player (full video only). */
-const watchable = (media: Media) => media.status === 'completed' && media.kind === 'video' && media.capabilities.preview;
+/** Videos with a preview play in the moment viewer's player (full video only), completed or still indexing. */
+const watchable = (media: Media) => canOpenMedia(media) && media.kind === 'video' && media.capabilities.preview;
 
-function MediaDetails({ media }: { media: Media }) {
+function MediaDetails({ media, tab, onTabChange }: { media: Media; tab: LibraryTab; onTabChange: (tab: LibraryTab) => void }) {
   const { byLibrary } = useSnapshot(previewTokens);
   const token = byLibrary[media.libraryId]?.token;
   const [src, setSrc] = useState<string | null>(null);
@@ -182,7 +200,7 @@ function MediaDetails({ media }: { media: Media }) {
   return (
     <div className="media-modal">
       {streamed ? (
-        <MediaViewer media={media} />
+        <MediaViewer media={media} tab={tab} onTabChange={onTabChange} />
       ) : (
         <div className="media-modal__player">
           {playable && src ? (
@@ -216,8 +234,35 @@ function MediaDetails({ media }: { media: Media }) {
   );
 }
 
+/**
+ * While indexing goes on: says so, with the progress, until the media is completed. The player keeps
+ * the media it was given (a new object would restart it); only this note follows the server.
+ */
+function IndexingNote({ media }: { media: Media }) {
+  const [live, setLive] = useState(media);
+  const indexing = isWatchableWhileIndexing(live);
+  useEffect(() => {
+    if (!indexing) return;
+    const timer = setInterval(
+      () =>
+        void libraryApi.media(media.libraryId, media._id).then(
+          (m) => setLive(m),
+          () => undefined,
+        ),
+      ACTIVE_POLL_MS,
+    );
+    return () => clearInterval(timer);
+  }, [indexing, media.libraryId, media._id]);
+  if (!indexing) return null;
+  return (
+    <p className="media-view__indexing" role="status">
+      <Spinner size={14} label="" /> {MSG_MEDIA.stillIndexing(live.progress)}
+    </p>
+  );
+}
+
 /** The player with its timeline and the transcript and visual summary, over the whole media. */
-function MediaViewer({ media }: { media: Media }) {
+function MediaViewer({ media, tab, onTabChange }: { media: Media; tab: LibraryTab; onTabChange: (tab: LibraryTab) => void }) {
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const player = useRef<MomentPlayerHandle>(null);
   const timelineMedia = useMemo(() => timelineMediaOf(media), [media]);
@@ -227,13 +272,16 @@ function MediaViewer({ media }: { media: Media }) {
   return (
     <div className="media-view">
       <div className="media-view__main">
+        <IndexingNote media={media} />
         <MomentPlayer ref={player} media={media} libraryId={media.libraryId} mediaId={media._id} range={null} onVideo={setVideo} />
         <MomentTimeline media={timelineMedia} source={media} range={null} onRangeCommit={onRangeCommit} video={video} />
       </div>
       <MomentSidePanel
         libraryId={media.libraryId}
         mediaId={media._id}
-        defaultTab="transcript"
+        defaultTab={tab}
+        tab={tab}
+        onTabChange={onTabChange}
         video={video}
         highlight={null}
         onSeek={onSeek}

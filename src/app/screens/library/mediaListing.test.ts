@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_MEDIA_SORT, type Media, type MediaStatus } from '../../../contract';
 import {
   filterMedia,
+  finishedIndexing,
   formatBytes,
   formatDuration,
   mergeMedia,
@@ -123,5 +124,20 @@ describe('listing helpers', () => {
     expect(visibleRange(list, new Set([list[0]!._id, list[3]!._id]), 2)).toEqual({ start: 0, end: 2 });
     const fresh = { ...list[2]!, status: 'errored' as const };
     expect(mergeMedia(list, [fresh]).map((m) => m.status)).toEqual(['completed', 'completed', 'errored', 'completed']);
+  });
+});
+
+describe('finished indexing (the sound preference plays on it)', () => {
+  it('is a media that was queued or indexing and now is completed, nothing else', () => {
+    const a = media('a', { status: 'processing' });
+    const b = media('b', { status: 'queued' });
+    const c = media('c', { status: 'errored' });
+    const done = (m: Media) => ({ ...m, status: 'completed' as const });
+    expect(finishedIndexing([a, b, c], [a, b, c])).toBe(false);
+    expect(finishedIndexing([a, b, c], [done(a), b, c])).toBe(true);
+    expect(finishedIndexing([a, b, c], [a, done(b), c])).toBe(true);
+    // a retried failure that completes came back through processing; one never seen before is no news
+    expect(finishedIndexing([a, b, c], [a, b, done(c)])).toBe(false);
+    expect(finishedIndexing([], [done(a)])).toBe(false);
   });
 });

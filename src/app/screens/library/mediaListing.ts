@@ -164,3 +164,9 @@ export function mergeMedia(files: readonly Media[], fresh: readonly Media[]): Me
   const byId = new Map(fresh.map((m) => [m._id, m]));
   return files.map((m) => byId.get(m._id) ?? m);
 }
+
+/** Whether a media that was queued or indexing in `before` is completed in `after` (an indexing finished). */
+export function finishedIndexing(before: readonly Media[], after: readonly Media[]): boolean {
+  const was = new Map(before.map((m) => [m._id, m.status]));
+  return after.some((m) => m.status === 'completed' && (was.get(m._id) === 'processing' || was.get(m._id) === 'queued'));
+}

@@ -1,27 +1,37 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { MEDIA_REFRESH_MS, type FolderResponse, type Media, type MediaSortValue } from '../../../contract';
+import { isApiError } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { libraryApi } from '../../api/instance';
+import { playDoneSound } from '../../state/sounds';
 import { uploads } from '../../state/uploads';
-import { isActiveStatus, mergeMedia, sortMedia, visibleRange } from './mediaListing';
+import { finishedIndexing, isActiveStatus, mergeMedia, sortMedia, visibleRange } from './mediaListing';
 
 /** Poll this often while media are uploading, queued or indexing, so progress shows as it happens. */
 export const ACTIVE_POLL_MS = 2000;
 
 export interface LibraryMediaState {
-  status: 'loading' | 'ready' | 'error';
+  status: 'loading' | 'ready' | 'error' | 'missing';
   folder: FolderResponse | null;
   error: string | null;
+  /** The folder this state belongs to (null: the root); a state of another folder reads as loading. */
+  of?: string | null;
 }
 
 /**
- * The media of a library's root folder: loaded, sorted like the server, reloaded when this tab's
- * uploads change, polled every 2 s while anything is in flight, and otherwise the visible media
- * refreshed every 30 s by index range (section 4).
+ * The subfolders and media of a folder of a library (null: its root): loaded, sorted like the
+ * server, reloaded when this tab's uploads change, polled every 2 s while anything is in flight, and
+ * otherwise the visible media refreshed every 30 s by index range (section 4). A folder that is not
+ * there (deleted, or a wrong address) reads as 'missing'.
  */
-export function useLibraryMedia(libraryId: string, sort: MediaSortValue) {
-  const [state, setState] = useState<LibraryMediaState>({ status: 'loading', folder: null, error: null });
+export function useLibraryMedia(libraryId: string, folderId: string | null, sort: MediaSortValue) {
+  const [stored, setState] = useState<LibraryMediaState>({ status: 'loading', folder: null, error: null, of: folderId });
+  // What another folder left is not shown while this one loads.
+  const state = useMemo<LibraryMediaState>(
+    () => (stored.of === folderId ? stored : { status: 'loading', folder: null, error: null, of: folderId }),
+    [stored, folderId],
+  );
   const { version, items } = useSnapshot(uploads);
   const visible = useRef(new Set<string>());
   const latest = useRef(state);
@@ -32,15 +42,20 @@ export function useLibraryMedia(libraryId: string, sort: MediaSortValue) {
   const reload = useCallback(
     async (signal?: AbortSignal) => {
       try {
-        const folder = await libraryApi.folder(libraryId, undefined, sort, signal);
-        if (!signal?.aborted) setState({ status: 'ready', folder, error: null });
+        const folder = await libraryApi.folder(libraryId, folderId ?? undefined, sort, signal);
+        if (signal?.aborted) return;
+        const before = latest.current;
+        if (before.of === folderId && before.folder && finishedIndexing(before.folder.files, folder.files)) playDoneSound('indexed');
+        setState({ status: 'ready', folder, error: null, of: folderId });
       } catch (e) {
         if (signal?.aborted) return;
+        if (isApiError(e) && (e.code === 'not_found' || e.status === 400))
+          return setState({ status: 'missing', folder: null, error: errorMessage(e), of: folderId });
         // A failed background refresh keeps what is on screen; only a first load shows the error.
-        setState((s) => (s.folder ? s : { status: 'error', folder: null, error: errorMessage(e) }));
+        setState((s) => (s.folder && s.of === folderId ? s : { status: 'error', folder: null, error: errorMessage(e), of: folderId }));
       }
     },
-    [libraryId, sort],
+    [libraryId, folderId, sort],
   );
 
   useEffect(() => {

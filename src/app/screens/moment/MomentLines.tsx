@@ -53,10 +53,15 @@ export function MomentSidePanel({
   highlight,
   matchText = '',
   onSeek,
+  tab: shownTab,
+  onTabChange,
 }: {
   libraryId: string;
   mediaId: string;
   defaultTab: LinesTab;
+  /** The tab shown, when the caller keeps it (the library page in its address); otherwise the panel does. */
+  tab?: LinesTab;
+  onTabChange?: (tab: LinesTab) => void;
   video: HTMLVideoElement | null;
   /** The moment's range: its lines are marked. */
   highlight: TimeRange | null;
@@ -64,7 +69,12 @@ export function MomentSidePanel({
   matchText?: string;
   onSeek: (seconds: number) => void;
 }) {
-  const [tab, setTab] = useState<LinesTab>(defaultTab);
+  const [ownTab, setOwnTab] = useState<LinesTab>(defaultTab);
+  const tab = shownTab ?? ownTab;
+  const setTab = (next: LinesTab) => {
+    setOwnTab(next);
+    onTabChange?.(next);
+  };
   return (
     <aside className="moment-side">
       <SegmentedControl<LinesTab>

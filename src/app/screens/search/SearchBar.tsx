@@ -1,5 +1,7 @@
 import { useState, type ClipboardEvent, type DragEvent, type ReactNode } from 'react';
 import { MSG_SEARCH, MSG_SEARCH_UI, SEARCH_RESULT_TYPE_LABEL, TOAST_MS, type Library, type SearchResultType } from '../../../contract';
+import { errorMessage } from '../../api/errorMessage';
+import { loadImage } from '../../api/images';
 import { showToast } from '../../state/toasts';
 import { IconImage, IconSearch } from '../../ui/icons';
 import { SegmentedControl } from '../../ui/SegmentedControl';
@@ -50,6 +52,19 @@ export const RESULT_TYPE_OPTION_LABEL: Record<SearchResultType, string> = {
  * The search bar (spec section 2): a two-row text area, the library switcher, the result-type toggle,
  * the media pill and the query image or moment. Dropping or pasting an image starts an image search.
  */
+/** Whether a drag carries a link (an image dragged from a page); its URL can be read only on drop. */
+const dragHasLink = (dt: DataTransfer | null) => Boolean(dt && Array.from(dt.types ?? []).includes('text/uri-list'));
+
+/** The http(s) link a drop carries, or null. */
+function imageLinkOf(dt: DataTransfer): string | null {
+  if (!dragHasLink(dt)) return null;
+  const url = dt
+    .getData('text/uri-list')
+    .split(/\r?\n/)
+    .find((l) => l && !l.startsWith('#'));
+  return url && /^https?:/i.test(url) ? url : null;
+}
+
 export function SearchBar({
   text,
   onTextChange,
@@ -107,8 +122,15 @@ export function SearchBar({
     });
   };
 
+  // A picture dragged from a page (a result's thumbnail) comes as a link: it is loaded, then searched with.
+  const takeLink = (url: string) =>
+    void loadImage(url).then(
+      (file) => takeFiles([file]),
+      (e: unknown) => showToast(e instanceof Error ? e.message : errorMessage(e), { tone: 'error', durationMs: TOAST_MS.dragError }),
+    );
+
   const onDragOver = (e: DragEvent) => {
-    if (!dragHasFiles(e.dataTransfer)) return;
+    if (!dragHasFiles(e.dataTransfer) && !dragHasLink(e.dataTransfer)) return;
     e.preventDefault();
     e.dataTransfer.dropEffect = 'copy';
     setDragging(true);
@@ -116,6 +138,12 @@ export function SearchBar({
   const onDrop = (e: DragEvent) => {
     setDragging(false);
     const dt = e.dataTransfer;
+    const link = imageLinkOf(dt);
+    if (!dragHasFiles(dt) && !dt.files?.length && link) {
+      e.preventDefault();
+      e.stopPropagation();
+      return takeLink(link);
+    }
     if (!dragHasFiles(dt) && !dt.files?.length) return;
     e.preventDefault();
     e.stopPropagation();

@@ -14,7 +14,14 @@ import { useEscapeToClear } from '../../hooks/useEscapeToClear';
 import { libraries, loadLibraries } from '../../state/libraries';
 import { preferences, setPreference } from '../../state/preferences';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
-import { clearMomentSelection, isUnifiedSearchEnabled, searchState, selectMoments, toggleMoment } from '../../state/search';
+import {
+  clearMomentSelection,
+  isUnifiedSearchEnabled,
+  searchState,
+  selectMoments,
+  setSearchedLibraries,
+  toggleMoment,
+} from '../../state/search';
 import { Alert } from '../../ui/Alert';
 import { Button, IconButton } from '../../ui/Button';
 import { IconClose, IconFilm, IconImage, IconSearch } from '../../ui/icons';
@@ -22,7 +29,7 @@ import { Switch } from '../../ui/Switch';
 import { libraryName } from '../libraries/LibraryCard';
 import { MomentDialog } from '../moment/MomentDialog';
 import { dragHasFiles } from '../upload/dropFiles';
-import { normalizeSearchText } from './emoji';
+import { emojiNamesLoaded, hasEmoji, loadEmojiNames, normalizeSearchText } from './emoji';
 import { effectiveSelection } from './librarySwitcher';
 import { mediaNameOf } from './MomentCard';
 import { formatTimecode } from './momentFormat';
@@ -110,19 +117,32 @@ export default function SearchScreen() {
     searchState.mediaId = query.media;
   }, [query.search, query.media]);
 
+  // Another library (or set of them) clears the moment selection; the first known set only records.
+  useEffect(() => {
+    if (list) setSearchedLibraries(selection);
+  }, [list, selection]);
+
   useEscapeToClear(selecting, clearMomentSelection);
   const terms = hasSearchTerms(query, image);
   useEffect(() => {
     if (!terms) clearMomentSelection();
   }, [terms]);
 
+  // Emoji in the text are searched by their names, from a table loaded the first time one is typed.
+  const [emojiReady, setEmojiReady] = useState(emojiNamesLoaded);
+  const waitingForEmoji = !emojiReady && hasEmoji(query.text);
+  useEffect(() => {
+    if (waitingForEmoji) void loadEmojiNames().then(() => setEmojiReady(true));
+  }, [waitingForEmoji]);
+
   const body = useMemo<SearchRequest | null>(() => {
     const within = query.media ? { mediaIds: [query.media] } : {};
     if (query.moment) return { clipId: query.moment, ...within };
     if (image) return { image, ...within };
+    if (waitingForEmoji) return null;
     const text = normalizeSearchText(query.text);
     return text ? { text, ...within } : null;
-  }, [query.moment, query.media, query.text, image]);
+  }, [query.moment, query.media, query.text, image, waitingForEmoji]);
 
   const { outcome, searchNow } = useMomentSearch(list ? selection : [], query.search, body);
   // Low-confidence results stay behind a toggle (issue 18); a new answer hides them again.

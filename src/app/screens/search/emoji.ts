@@ -1,187 +1,69 @@
 /**
- * Text search replaces emoji by their names (spec section 4). A small built-in table covers common
- * emoji, named the way a search would put them ("🐶" is "dog", not CLDR's "dog face"); other
- * pictographs carry nothing a text search can match, so they are dropped.
+ * Text search replaces emoji by their names (spec section 4): the full CLDR names of Unicode's emoji
+ * data, as the `unicode-emoji-json` package (MIT, maintained) ships them ("🐶" is "dog face",
+ * "👩‍🚀" "woman astronaut"). Its table (~32 kB gzipped) loads only when a text holds an emoji.
+ * A skin tone or presentation selector does not change a name; a joined sequence the data does not
+ * name is named by its parts; a pictograph without any name carries nothing a search can match and
+ * is dropped.
  */
-const EMOJI_NAMES: Record<string, string> = {
-  '🐶': 'dog',
-  '🐕': 'dog',
-  '🐩': 'poodle',
-  '🐱': 'cat',
-  '🐈': 'cat',
-  '🐴': 'horse',
-  '🐎': 'horse',
-  '🦄': 'unicorn',
-  '🐄': 'cow',
-  '🐮': 'cow',
-  '🐷': 'pig',
-  '🐖': 'pig',
-  '🐑': 'sheep',
-  '🐐': 'goat',
-  '🐔': 'chicken',
-  '🐓': 'rooster',
-  '🐦': 'bird',
-  '🦅': 'eagle',
-  '🦆': 'duck',
-  '🦉': 'owl',
-  '🐧': 'penguin',
-  '🐟': 'fish',
-  '🐠': 'tropical fish',
-  '🐬': 'dolphin',
-  '🐳': 'whale',
-  '🐋': 'whale',
-  '🦈': 'shark',
-  '🐢': 'turtle',
-  '🐍': 'snake',
-  '🦒': 'giraffe',
-  '🦓': 'zebra',
-  '🐘': 'elephant',
-  '🦁': 'lion',
-  '🐯': 'tiger',
-  '🐅': 'tiger',
-  '🐻': 'bear',
-  '🐼': 'panda',
-  '🐒': 'monkey',
-  '🐵': 'monkey',
-  '🐰': 'rabbit',
-  '🐇': 'rabbit',
-  '🦊': 'fox',
-  '🐭': 'mouse',
-  '🐁': 'mouse',
-  '🦋': 'butterfly',
-  '🐝': 'bee',
-  '🕷': 'spider',
-  '🪁': 'kite',
-  '🚲': 'bicycle',
-  '🏍': 'motorcycle',
-  '🚗': 'car',
-  '🚕': 'taxi',
-  '🚌': 'bus',
-  '🚚': 'truck',
-  '🚂': 'train',
-  '🚆': 'train',
-  '✈': 'airplane',
-  '🚁': 'helicopter',
-  '🚀': 'rocket',
-  '⛵': 'sailboat',
-  '🚤': 'boat',
-  '🚢': 'ship',
-  '🏠': 'house',
-  '🏡': 'house',
-  '🏢': 'office building',
-  '🏖': 'beach',
-  '🏔': 'mountain',
-  '⛰': 'mountain',
-  '🌋': 'volcano',
-  '🌳': 'tree',
-  '🌲': 'tree',
-  '🌴': 'palm tree',
-  '🌵': 'cactus',
-  '🌸': 'flower',
-  '🌹': 'rose',
-  '🌻': 'sunflower',
-  '🌷': 'tulip',
-  '🍀': 'clover',
-  '🌊': 'water wave',
-  '☀': 'sun',
-  '🌞': 'sun',
-  '🌙': 'moon',
-  '⭐': 'star',
-  '☁': 'cloud',
-  '🌧': 'rain',
-  '⛈': 'storm',
-  '❄': 'snow',
-  '⛄': 'snowman',
-  '🌈': 'rainbow',
-  '🔥': 'fire',
-  '💧': 'water',
-  '🍎': 'apple',
-  '🍌': 'banana',
-  '🍕': 'pizza',
-  '🍔': 'burger',
-  '🍟': 'fries',
-  '🍰': 'cake',
-  '🎂': 'birthday cake',
-  '☕': 'coffee',
-  '🍺': 'beer',
-  '🍷': 'wine',
-  '⚽': 'soccer ball',
-  '🏀': 'basketball',
-  '🏈': 'american football',
-  '🎾': 'tennis',
-  '🏊': 'swimming',
-  '🏄': 'surfing',
-  '🚴': 'cycling',
-  '🏃': 'running',
-  '💃': 'dancing',
-  '🎸': 'guitar',
-  '🎹': 'piano',
-  '🎤': 'microphone',
-  '🎧': 'headphones',
-  '📷': 'camera',
-  '📸': 'camera',
-  '🎥': 'movie camera',
-  '📱': 'phone',
-  '💻': 'laptop',
-  '⌚': 'watch',
-  '📚': 'books',
-  '✏': 'pencil',
-  '🎈': 'balloon',
-  '🎉': 'party',
-  '🎁': 'gift',
-  '👤': 'person',
-  '🧑': 'person',
-  '👨': 'man',
-  '👩': 'woman',
-  '👦': 'boy',
-  '👧': 'girl',
-  '👶': 'baby',
-  '👪': 'family',
-  '👋': 'waving hand',
-  '👍': 'thumbs up',
-  '👎': 'thumbs down',
-  '👏': 'clapping hands',
-  '🙌': 'raising hands',
-  '❤': 'heart',
-  '💔': 'broken heart',
-  '😀': 'smiling face',
-  '😃': 'smiling face',
-  '😄': 'smiling face',
-  '😊': 'smiling face',
-  '🙂': 'smiling face',
-  '😂': 'laughing',
-  '🤣': 'laughing',
-  '😍': 'love',
-  '😢': 'crying face',
-  '😭': 'crying face',
-  '😡': 'angry face',
-  '😮': 'surprised face',
-  '😴': 'sleeping',
-  '🤔': 'thinking face',
-  '😎': 'sunglasses',
-};
+type EmojiData = Record<string, { name: string }>;
 
-/** Variation selectors, skin tones and the zero-width joiner do not change what an emoji names. */
-const MODIFIERS = /\uFE0E|\uFE0F|\u200D|[\u{1F3FB}-\u{1F3FF}]/gu;
-const PICTOGRAPH = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
+/** Presentation selectors (text / emoji) say how to draw, not what it is. */
+const SELECTORS = /[\uFE0E\uFE0F]/gu;
+const SKIN_TONES = /[\u{1F3FB}-\u{1F3FF}]/gu;
+const ZWJ = '\u200D';
+const PICTOGRAPH = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
+
+let names: Map<string, string> | null = null;
+let loading: Promise<void> | null = null;
+
+const keyOf = (emoji: string) => emoji.replace(SELECTORS, '');
+
+/** Indexes the package's table by emoji without presentation selectors; names lose their colons ("flag: France"). */
+export function indexEmojiNames(data: EmojiData): Map<string, string> {
+  return new Map(Object.entries(data).map(([emoji, { name }]) => [keyOf(emoji), name.replace(/:/g, '').trim()]));
+}
+
+/** Loads the names once (a separate chunk of the app); a failed load leaves emoji unnamed (dropped). */
+export function loadEmojiNames(): Promise<void> {
+  loading ??= import('unicode-emoji-json/data-by-emoji.json').then(
+    (m) => void (names = indexEmojiNames((m as { default: EmojiData }).default)),
+    () => void (names = new Map()),
+  );
+  return loading;
+}
+
+export const emojiNamesLoaded = () => names !== null;
+export const hasEmoji = (text: string) => PICTOGRAPH.test(text);
+
+function nameOf(segment: string, table: Map<string, string>): string | null {
+  const plain = keyOf(segment);
+  const toneless = plain.replace(SKIN_TONES, '');
+  const found = table.get(plain) ?? table.get(toneless);
+  if (found) return found;
+  if (!toneless.includes(ZWJ)) return null;
+  const parts = toneless
+    .split(ZWJ)
+    .map((p) => table.get(p))
+    .filter(Boolean);
+  return parts.length ? parts.join(' ') : null;
+}
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** Replaces each emoji by its name (unknown ones are dropped) and tidies the spaces around them. */
-export function replaceEmoji(text: string): string {
+/** Replaces each emoji by its name (unnamed ones are dropped) and spaces it from the words beside it. */
+export function replaceEmoji(text: string, table: Map<string, string> = names ?? new Map()): string {
   let out = '';
   for (const { segment } of segmenter.segment(text)) {
     if (!PICTOGRAPH.test(segment)) {
       out += segment;
       continue;
     }
-    // A ZWJ sequence (family, profession) is named by its first known part.
-    const parts = [...segment.replace(/\u200D/g, ' ').replace(MODIFIERS, '')].filter((c) => c !== ' ');
-    const name = parts.map((c) => EMOJI_NAMES[c]).find(Boolean);
+    const name = nameOf(segment, table);
     out += name ? ` ${name} ` : ' ';
   }
   return out;
 }
 
-/** The text sent to the server: emoji named, whitespace collapsed, trimmed. */
+/** The text sent to the server: emoji named, whitespace collapsed, trimmed. Names must be loaded first (loadEmojiNames). */
 export const normalizeSearchText = (text: string) => replaceEmoji(text).replace(/\s+/g, ' ').trim();
