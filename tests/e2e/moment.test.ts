@@ -237,7 +237,8 @@ describe('moment viewer', () => {
       // playlist that fails to load shows the retry overlay; a click on it loads again.
       const playlist = `${app.url}${API.mediaPreview(demo._id, animals._id)}?**`;
       await page.route(playlist, (route) => route.abort('failed'));
-      await page.goto(`${app.url}${mediaPath(demo._id, animals._id)}`);
+      // ?tab=transcript on the library address opens the side panel on the transcript (the default is visual).
+      await page.goto(`${app.url}${mediaPath(demo._id, animals._id)}?tab=transcript`);
       const modal = page.getByRole('dialog', { name: 'animals', exact: true });
       const retry = modal.getByRole('button', { name: MSG_MOMENT.retryLoading });
       await retry.waitFor({ timeout: 20_000 });
