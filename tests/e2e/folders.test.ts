@@ -22,7 +22,7 @@ import {
 import { uploadCounterVideo } from '../fixtures/counterVideo';
 import { makeSolidImage } from '../fixtures/makeMedia';
 import { makeVideo } from '../integration/support/upload';
-import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail } from './harness';
+import { apiCall, createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail } from './harness';
 
 /** Issue 17, library and media: folders, watching while indexing, ?tab=, selections, copy link, sounds. */
 
@@ -37,27 +37,6 @@ const toast = (page: Page, text: string | RegExp) => page.locator('.toast').filt
 const row = (page: Page, name: string) => page.locator('tr.media-row').filter({ hasText: name });
 const tile = (page: Page, name: string) => page.locator('.folder-tile').filter({ hasText: name });
 const breadcrumb = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' });
-
-/** A call of the API with the page's session. */
-function call<T>(page: Page, method: 'GET' | 'POST', p: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, p, body }) => {
-      const r = await fetch(p, {
-        method,
-        headers: {
-          accept: 'application/json',
-          'content-type': 'application/json',
-          authorization: `Bearer ${localStorage.getItem('clipseek.token')}`,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await r.json()) as { data: unknown; error?: { message: string } };
-      if (!r.ok) throw new Error(json.error?.message ?? String(r.status));
-      return json.data;
-    },
-    { method, p, body },
-  ) as Promise<T>;
-}
 
 async function shot(page: Page, name: string) {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -115,7 +94,7 @@ describe('folders in the library (issue 17)', () => {
     { timeout: 400_000 },
     async () => {
       const { page } = await signedInCountingSounds('folders');
-      const lib = (await call<Library[]>(page, 'GET', API.libraries)).find((l) => l.isDefault)!;
+      const lib = (await apiCall<Library[]>(page, 'GET', API.libraries)).find((l) => l.isDefault)!;
       await page.goto(`${app.url}${libraryPath(lib._id)}`);
       await page.getByText('No videos yet').waitFor();
 
@@ -133,7 +112,7 @@ describe('folders in the library (issue 17)', () => {
       await dialog.getByRole('button', { name: 'Cancel' }).click();
 
       // Open Trips: its own address, the breadcrumb back, and an empty folder.
-      const trips = (await call<FolderResponse>(page, 'GET', API.folder(lib._id))).subFolders.find((f) => f.name === 'Trips')!;
+      const trips = (await apiCall<FolderResponse>(page, 'GET', API.folder(lib._id))).subFolders.find((f) => f.name === 'Trips')!;
       await tile(page, 'Trips').getByRole('link').click();
       await page.waitForURL((u) => u.pathname === folderPath(lib._id, trips._id));
       await breadcrumb(page).getByText('Trips').waitFor();
@@ -147,10 +126,10 @@ describe('folders in the library (issue 17)', () => {
       const png = await makeSolidImage(dir, 'orange', 64);
       await dropFile(page, png, 'image/png');
       await row(page, 'solid-orange').waitFor();
-      const inTrips = await call<FolderResponse>(page, 'GET', API.folder(lib._id, trips._id));
+      const inTrips = await apiCall<FolderResponse>(page, 'GET', API.folder(lib._id, trips._id));
       expect(inTrips.files.map((f) => f.metadata.filename).sort()).toEqual(['beach.mp4', 'solid-orange.png']);
       expect(inTrips.ancestors.map((f) => f._id)).toEqual([lib.rootFolderId]);
-      expect((await call<FolderResponse>(page, 'GET', API.folder(lib._id))).files).toEqual([]);
+      expect((await apiCall<FolderResponse>(page, 'GET', API.folder(lib._id))).files).toEqual([]);
 
       // A folder inside, opened, then back through the breadcrumb and the browser's Back.
       await createFolder(page, 'Day 1');
@@ -207,7 +186,7 @@ describe('folders in the library (issue 17)', () => {
       await del.getByRole('button', { name: 'Delete folder and contents' }).click();
       await tile(page, 'Trips').waitFor({ state: 'detached' });
       await toast(page, MSG_FOLDER.deleted).first().waitFor();
-      for (const m of media) await expect(call(page, 'GET', API.media(lib._id, m._id))).rejects.toThrow('Media not found');
+      for (const m of media) await expect(apiCall(page, 'GET', API.media(lib._id, m._id))).rejects.toThrow('Media not found');
       // an empty one goes without more ado
       await page.getByRole('button', { name: 'Actions for folder Mountains' }).click();
       await page.getByRole('menuitem', { name: 'Delete' }).click();
@@ -224,9 +203,9 @@ describe('folders in the library (issue 17)', () => {
 
   it('fits a 375 px screen with folders', { timeout: 240_000 }, async () => {
     const { page } = await signedInCountingSounds('folders375', { width: 375, height: 812 });
-    const lib = (await call<Library[]>(page, 'GET', API.libraries)).find((l) => l.isDefault)!;
+    const lib = (await apiCall<Library[]>(page, 'GET', API.libraries)).find((l) => l.isDefault)!;
     for (const name of ['Holidays 2024', 'A folder with quite a long name indeed', 'Work']) {
-      await call(page, 'POST', API.folderCreate(lib._id), { name });
+      await apiCall(page, 'POST', API.folderCreate(lib._id), { name });
     }
     const png = await makeSolidImage(dir, 'teal', 64);
     await page.goto(`${app.url}${libraryPath(lib._id)}`);
@@ -278,7 +257,7 @@ describe('watching while indexing, ?tab=, copy link and selections (issue 17)', 
       });
       await shot(page, 'media-playing-while-indexing');
       // search does not cover it yet
-      const search = () => call<SearchResults>(page, 'POST', API.searchVisual(library._id), { text: 'counter' });
+      const search = () => apiCall<SearchResults>(page, 'POST', API.searchVisual(library._id), { text: 'counter' });
       expect((await search()).results.filter((m) => m.mediaId === media._id)).toEqual([]);
 
       // Indexing ends: the note goes by itself, and search finds it.
@@ -358,7 +337,7 @@ describe('watching while indexing, ?tab=, copy link and selections (issue 17)', 
     // at once: not Queued on the way
     await row(page, 'retry').getByText('Indexing').waitFor({ timeout: 5000 });
     expect(await row(page, 'retry').getByText('Queued').count()).toBe(0);
-    const fresh = await call<Media>(page, 'GET', API.media(library._id, media._id));
+    const fresh = await apiCall<Media>(page, 'GET', API.media(library._id, media._id));
     expect(['processing', 'completed']).toContain(fresh.status);
   });
 });
@@ -366,7 +345,7 @@ describe('watching while indexing, ?tab=, copy link and selections (issue 17)', 
 describe('the sound preference (issue 17)', () => {
   it('chimes when an upload and its indexing finish, and not once Sounds is off', { timeout: 400_000 }, async () => {
     const { page } = await signedInCountingSounds('sounds');
-    const lib = (await call<Library[]>(page, 'GET', API.libraries)).find((l) => l.isDefault)!;
+    const lib = (await apiCall<Library[]>(page, 'GET', API.libraries)).find((l) => l.isDefault)!;
     await page.goto(`${app.url}${libraryPath(lib._id)}`);
     await page.getByText('No videos yet').waitFor();
     expect(await notes(page)).toBe(0);
@@ -402,7 +381,7 @@ describe('the sound preference (issue 17)', () => {
     expect(await notes(page)).toBe(5);
     // the choice is saved to the account
     await expect
-      .poll(async () => (await call<{ settings: { enableSounds: boolean } }>(page, 'GET', API.me)).settings.enableSounds)
+      .poll(async () => (await apiCall<{ settings: { enableSounds: boolean } }>(page, 'GET', API.me)).settings.enableSounds)
       .toBe(false);
   });
 });

@@ -379,6 +379,27 @@ export function e2eSuite(env: Record<string, string> = {}): E2eSuite {
   };
 }
 
+/** A call of the API with the page's own session (its stored token), for what the screens do not show. */
+export function apiCall<T>(page: Page, method: 'GET' | 'POST', p: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, p, body }) => {
+      const r = await fetch(p, {
+        method,
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          authorization: `Bearer ${localStorage.getItem('clipseek.token')}`,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await r.json()) as { data: unknown; error?: { message: string } };
+      if (!r.ok) throw new Error(`${method} ${p} answered ${r.status}: ${json.error?.message}`);
+      return json.data;
+    },
+    { method, p, body },
+  ) as Promise<T>;
+}
+
 /** The frame number the dialog's <video> shows now, read from its stripes (callers poll until it settles). */
 export function shownFrame(page: Page): Promise<number> {
   return page.evaluate(async () => {

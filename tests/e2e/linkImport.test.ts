@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, IMPORT_GRID_ROW_HEIGHT, libraryPath, MSG_EXTERNAL, ROUTES, type FolderResponse, type Library } from '../../src/contract';
 import { FEED_VIDEOS, startLinkSite, type LinkSite } from '../fixtures/linkSite';
-import { e2eSuite, SCREENSHOT_DIR } from './harness';
+import { apiCall, e2eSuite, SCREENSHOT_DIR } from './harness';
 
 // Link import in Chromium against a video site the test serves on loopback over https: the feed's
 // link shows its 3 videos, 2 are chosen and added, both are indexed and found by search, and the
@@ -36,21 +36,6 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
 }
 
-function call<T>(page: Page, method: 'GET' | 'POST', p: string): Promise<T> {
-  return page.evaluate(
-    async ({ method, p }) => {
-      const r = await fetch(p, {
-        method,
-        headers: { accept: 'application/json', authorization: `Bearer ${localStorage.getItem('clipseek.token')}` },
-      });
-      const json = (await r.json()) as { data: unknown; error?: { message: string } };
-      if (!r.ok) throw new Error(`${method} ${p} answered ${r.status}: ${json.error?.message}`);
-      return json.data;
-    },
-    { method, p },
-  ) as Promise<T>;
-}
-
 /** Opens 'Add videos', its Link tab, and pastes `url`. */
 async function openLinkTab(page: Page, url: string) {
   await page.getByRole('button', { name: 'Add videos' }).first().click();
@@ -66,7 +51,7 @@ const status = (page: Page) => page.getByRole('dialog', { name: 'Add videos' }).
 async function waitCompleted(page: Page, libraryId: string, count: number) {
   const deadline = Date.now() + INDEXED_MS;
   for (;;) {
-    const folder = await call<FolderResponse>(page, 'GET', API.folder(libraryId));
+    const folder = await apiCall<FolderResponse>(page, 'GET', API.folder(libraryId));
     const external = folder.files.filter((m) => m.origin.source === 'external');
     const failed = external.find((m) => ['failed', 'errored', 'invalid'].includes(m.status));
     if (failed) throw new Error(`${failed.metadata.name}: ${failed.error?.message}`);
@@ -82,7 +67,7 @@ describe('link import', () => {
     { timeout: INDEXED_MS + 240_000 },
     async () => {
       const { page } = await signedIn('links', ROUTES.libraries, { width: 1280, height: 900 });
-      const mine = (await call<Library[]>(page, 'GET', API.libraries)).find((l) => l.isDefault)!;
+      const mine = (await apiCall<Library[]>(page, 'GET', API.libraries)).find((l) => l.isDefault)!;
       await page.goto(`${app.url}${libraryPath(mine._id)}`);
 
       const dialog = await openLinkTab(page, site.urls.feed);
@@ -174,7 +159,7 @@ describe('link import', () => {
       await expect
         .poll(
           async () =>
-            (await call<FolderResponse>(page, 'GET', API.folder(mine._id))).files.filter((m) => m.origin.source === 'external').length,
+            (await apiCall<FolderResponse>(page, 'GET', API.folder(mine._id))).files.filter((m) => m.origin.source === 'external').length,
         )
         .toBe(3);
 
@@ -191,7 +176,7 @@ describe('link import', () => {
 
   it('shows the link tab and the choice at 375 px; refuses an http link; remembers an added URL', { timeout: 120_000 }, async () => {
     const { page } = await signedIn('links-narrow', ROUTES.libraries, { width: 375, height: 812 });
-    const mine = (await call<Library[]>(page, 'GET', API.libraries)).find((l) => l.isDefault)!;
+    const mine = (await apiCall<Library[]>(page, 'GET', API.libraries)).find((l) => l.isDefault)!;
     await page.goto(`${app.url}${libraryPath(mine._id)}`);
 
     const dialog = await openLinkTab(page, `http://127.0.0.1:${site.trap.port}/video.mp4`);
@@ -246,7 +231,7 @@ describe('link import', () => {
     await confirm.getByRole('button', { name: 'Add 1 video' }).click();
     await page.locator('.toast').filter({ hasText: '1 video(s) added' }).waitFor();
     await page.getByRole('heading', { name: 'Imported single' }).waitFor();
-    const libs = await call<Library[]>(page, 'GET', API.libraries);
+    const libs = await apiCall<Library[]>(page, 'GET', API.libraries);
     expect(libs.find((l) => l.name === 'Imported single')!._id).not.toBe(mine._id);
     expect(page.url()).toContain(libraryPath(libs.find((l) => l.name === 'Imported single')!._id));
 

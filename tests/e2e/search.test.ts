@@ -19,7 +19,7 @@ import {
   type TranscriptFile,
 } from '../../src/contract';
 import { DARKNET_PHOTOS, FOX_PHRASE, makeTestVideo, type TestVideo } from '../fixtures/makeMedia';
-import { e2eSuite, SCREENSHOT_DIR } from './harness';
+import { apiCall, e2eSuite, SCREENSHOT_DIR } from './harness';
 
 const DOG_JPG = path.join(DARKNET_PHOTOS, 'dog.jpg');
 /**
@@ -47,27 +47,6 @@ async function shot(page: Page, name: string, settle = true) {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   if (settle) await page.waitForFunction(() => [...document.images].every((img) => img.complete), null, { timeout: 10_000 });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
-}
-
-/** A JSON API call made by the page with its own session token. */
-function call<T>(page: Page, method: 'GET' | 'POST', p: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, p, body }) => {
-      const r = await fetch(p, {
-        method,
-        headers: {
-          accept: 'application/json',
-          'content-type': 'application/json',
-          authorization: `Bearer ${localStorage.getItem('clipseek.token')}`,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await r.json()) as { data: unknown; error?: { message: string } };
-      if (!r.ok) throw new Error(`${method} ${p} answered ${r.status}: ${json.error?.message}`);
-      return json.data;
-    },
-    { method, p, body },
-  ) as Promise<T>;
 }
 
 /** A drop of files on `target`, built in page context as a user's drag from the desktop would deliver it. */
@@ -130,7 +109,7 @@ describe('search', () => {
       // Nothing asked yet: the headline, the subline, and the demo library chosen for the search.
       await page.getByRole('heading', { name: MSG_SEARCH.searchHeadline }).waitFor();
       await page.getByText(MSG_SEARCH.searchSubline).waitFor();
-      const libraries = await call<Library[]>(page, 'GET', API.libraries);
+      const libraries = await apiCall<Library[]>(page, 'GET', API.libraries);
       const demo = libraries.find((l) => l.isDemo)!;
       const mine = libraries.find((l) => l.isDefault)!;
       expect(demo, 'the demo library').toBeTruthy();
@@ -161,13 +140,13 @@ describe('search', () => {
       await indexingBar.waitFor({ state: 'detached', timeout: INDEXED_MS });
       await processing.getByRole('button', { name: 'Close' }).last().click();
       await row.locator('[data-status="completed"]').waitFor({ timeout: 10_000 });
-      const { files } = await call<FolderResponse>(page, 'GET', API.folder(mine._id));
+      const { files } = await apiCall<FolderResponse>(page, 'GET', API.folder(mine._id));
       expect(files.map((f) => [f.metadata.name, f.status])).toEqual([['timeline', 'completed']]);
       const clip: Media = files[0]!;
       expect(clip.metadata.video.duration).toBeCloseTo(video.duration, 0);
 
       // Search, with the default library picked in the switcher (single-select).
-      const second = await call<Library>(page, 'POST', API.libraries, { name: 'Second library for search', settings: { v1: {} } });
+      const second = await apiCall<Library>(page, 'POST', API.libraries, { name: 'Second library for search', settings: { v1: {} } });
       await page.getByRole('link', { name: 'Search', exact: true }).first().click();
       await page.waitForURL((u) => u.pathname === ROUTES.search);
       await switcher.filter({ hasText: WELCOME_LIBRARY_NAME }).waitFor();
@@ -213,12 +192,12 @@ describe('search', () => {
         expect(await file.failure()).toBeNull();
         return file.suggestedFilename();
       };
-      const creditsBefore = (await call<{ creditsLeft: number }>(page, 'GET', API.billingInfo)).creditsLeft;
+      const creditsBefore = (await apiCall<{ creditsLeft: number }>(page, 'GET', API.billingInfo)).creditsLeft;
       expect(await takeOut('MP4', false)).toBe(`${mine.name}_${clip.metadata.name}.mp4`);
-      expect((await call<{ creditsLeft: number }>(page, 'GET', API.billingInfo)).creditsLeft).toBe(creditsBefore);
+      expect((await apiCall<{ creditsLeft: number }>(page, 'GET', API.billingInfo)).creditsLeft).toBe(creditsBefore);
       expect(await takeOut('GIF', true)).toBe(`${mine.name}_${clip.metadata.name}.gif`);
       const paid = watermarkRemovalCost(ranges[dogAt]!.end - ranges[dogAt]!.start);
-      const creditsAfter = (await call<{ creditsLeft: number }>(page, 'GET', API.billingInfo)).creditsLeft;
+      const creditsAfter = (await apiCall<{ creditsLeft: number }>(page, 'GET', API.billingInfo)).creditsLeft;
       // the chip shows whole seconds: the price of the real range is within a few credits of it
       expect(creditsBefore - creditsAfter).toBeGreaterThan(0);
       expect(Math.abs(creditsBefore - creditsAfter - paid)).toBeLessThanOrEqual(10);
@@ -281,7 +260,7 @@ describe('search', () => {
       await panel.getByRole('button', { name: new RegExp(WELCOME_LIBRARY_NAME) }).click();
       await page.waitForURL((u) => u.searchParams.get('libs') === demo._id);
       await switcher.filter({ hasText: WELCOME_LIBRARY_NAME }).waitFor();
-      const { files: demoFiles } = await call<FolderResponse>(page, 'GET', API.folder(demo._id));
+      const { files: demoFiles } = await apiCall<FolderResponse>(page, 'GET', API.folder(demo._id));
       const animals = demoFiles.find((f) => f.metadata.filename === 'animals.mp4')!;
       expect(animals.status).toBe('completed');
       await box.fill('dog');
@@ -341,7 +320,7 @@ describe('search', () => {
 
       // Conversational, in both libraries: a word of the upload's narration (FOX_PHRASE) as the
       // recogniser heard it, read from its transcript; the card shows the words, from when they are said.
-      const transcript = await call<TranscriptFile>(page, 'GET', `${API.transcriptJson}?libraryId=${mine._id}&mediaId=${clip._id}`);
+      const transcript = await apiCall<TranscriptFile>(page, 'GET', `${API.transcriptJson}?libraryId=${mine._id}&mediaId=${clip._id}`);
       const heard = transcript.segments.flatMap((s) => s.text.toLowerCase().split(/[^a-z']+/));
       const word = FOX_PHRASE.split(' ')
         // 'over' is a stop word the search drops
