@@ -32,6 +32,14 @@ export interface HealthInfo {
   /** Feature names computed: objects, classes, embedding, colours, text, faces, clip, speech, wordnet… */
   capabilities: string[];
   off: FeatureOff[];
+  /** The support-chat widget of this deployment, or null when none is configured (no widget, no promise of one). */
+  supportChat: SupportChatConfig | null;
+}
+
+/** Where the support-chat widget (Intercom's messenger or a compatible stand-in) is loaded from, and its app id. */
+export interface SupportChatConfig {
+  appId: string;
+  scriptUrl: string;
 }
 
 /**

@@ -14,6 +14,9 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   intercomSecret: string | null;
+  /** The support-chat widget: shown only when the app id and the secret are both set. */
+  intercomAppId: string | null;
+  intercomWidgetUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   role: 'all' | 'api' | 'worker';
   webDir: string;
@@ -69,6 +72,14 @@ const oneOf = <T extends string>(env: NodeJS.ProcessEnv, name: string, values: r
 };
 
 const optional = (env: NodeJS.ProcessEnv, name: string) => (env[name] ? env[name] : null);
+
+/** INTERCOM_WIDGET_URL (an http(s) URL), else Intercom's own script for INTERCOM_APP_ID. */
+function widgetUrl(env: NodeJS.ProcessEnv): string | null {
+  const appId = optional(env, 'INTERCOM_APP_ID');
+  const url = optional(env, 'INTERCOM_WIDGET_URL') ?? (appId ? `https://widget.intercom.io/widget/${encodeURIComponent(appId)}` : null);
+  if (url && !/^https?:\/\/[^/\s]+\/\S*$/.test(url)) throw new Error(`INTERCOM_WIDGET_URL must be an http(s) URL, got ${url}`);
+  return url;
+}
 
 const url = (name: string, value: string, protocols: string[]) => {
   let u: URL;
@@ -151,6 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl,
     mailFrom: env.MAIL_FROM || 'Clipseek <no-reply@clipseek.local>',
     intercomSecret: optional(env, 'INTERCOM_SECRET'),
+    intercomAppId: optional(env, 'INTERCOM_APP_ID'),
+    intercomWidgetUrl: widgetUrl(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     role: oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all'),
     webDir: path.resolve(env.WEB_DIR || 'dist'),

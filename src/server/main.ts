@@ -32,6 +32,8 @@ import { IndexRepository } from './repositories/index.repository';
 import { IngestService } from './services/ingest.service';
 import { SearchRepository } from './repositories/search.repository';
 import { SearchService } from './services/search.service';
+import { TranscriptRepository } from './repositories/transcript.repository';
+import { TranscriptService } from './services/transcript.service';
 import { loadIndexModels } from './models';
 import type { PaymentProvider } from './adapters/billing/paymentProvider';
 import { LocalPaymentProvider } from './adapters/billing/localProvider';
@@ -156,6 +158,10 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const health = () => ({
       capabilities: [...(toolsMissing ? [] : ['media']), ...models.capabilities],
       off: [...(toolsMissing ? [toolsMissing] : []), ...models.missing].map(describeMissingFeature),
+      supportChat:
+        config.intercomAppId && config.intercomSecret && config.intercomWidgetUrl
+          ? { appId: config.intercomAppId, scriptUrl: config.intercomWidgetUrl }
+          : null,
     });
     const search = new SearchService({
       search: new SearchRepository(database.db),
@@ -272,6 +278,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
         billingRepo,
         users,
         index: indexRepo,
+        transcripts: new TranscriptService({ library: libraries, transcripts: new TranscriptRepository(database.db) }),
         search,
         renders,
         external,

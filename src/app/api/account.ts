@@ -21,6 +21,7 @@ export function createAccountApi(client: ApiClient) {
     refreshToken: () => post<'refreshToken'>(API.refreshToken, undefined, 'required'),
     me: () => client.request<Data<'me'>>(API.me, { method: 'GET', auth: 'required' }),
     feedback: (body: Body<'feedback'>) => post<'feedback'>(API.feedback, body, 'optional'),
+    intercom: () => post<'intercom'>(API.intercom, undefined, 'required'),
   };
 }
 

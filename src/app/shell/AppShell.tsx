@@ -4,6 +4,7 @@ import { useSnapshot } from 'valtio';
 import { DRAWER_OPEN_PX, DRAWER_TEMPORARY_BELOW_PX, ROUTES } from '../../contract';
 import { useMediaQuery } from '../hooks/useMediaQuery';
 import { layout } from '../state/layout';
+import { SupportChat } from '../supportChat/SupportChat';
 import { session } from '../state/session';
 import { Sheet } from '../ui/Dialog';
 import { IconMenu, Logo } from '../ui/icons';
@@ -29,6 +30,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
 
   return (
     <div className="shell">
+      <SupportChat />
       <ImpersonationBanner />
       <header className="header">
         <div className="header__start">

@@ -1,6 +1,6 @@
 import { MIN_AGE, ROUTES } from '../../../contract';
 import { Link } from 'react-router-dom';
-import { ContactLine } from './ContactLine';
+import { ContactLine, ProcessorList } from './ContactLine';
 import { LegalDocument, type LegalSection } from './LegalDocument';
 
 const sections: LegalSection[] = [
@@ -73,7 +73,7 @@ const sections: LegalSection[] = [
     title: 'Who processes data for us',
     body: (
       <p>
-        We use a small number of providers to run Clipseek: hosting and storage, email delivery, payment processing and the support chat.
+        We use a small number of providers to run Clipseek: <ProcessorList />.
         Each receives only what it needs for its task and is bound by a data-processing agreement. Where data leaves your country, we rely
         on the safeguards the law provides, such as standard contractual clauses.
       </p>

@@ -1,21 +1,16 @@
 import { useEffect, useState } from 'react';
-import { API, describeMissingFeature, type FeatureOff, type HealthInfo } from '../../../contract';
-import { apiClient } from '../../api/instance';
+import { describeMissingFeature, type FeatureOff } from '../../../contract';
+import { serverHealth } from '../../api/health';
 import { Alert } from '../../ui/Alert';
-
-let health: Promise<HealthInfo> | null = null;
 
 /** The server's indexing features that are off (asked once per page load; a failed ask is retried next time). */
 export function useFeaturesOff(): FeatureOff[] {
   const [off, setOff] = useState<FeatureOff[]>([]);
   useEffect(() => {
     let live = true;
-    health ??= apiClient.request<HealthInfo>(API.health, { auth: 'none' });
-    health.then(
+    serverHealth().then(
       (h) => live && setOff(h.off.filter((f) => !f.optional)),
-      () => {
-        health = null;
-      },
+      () => undefined,
     );
     return () => {
       live = false;
