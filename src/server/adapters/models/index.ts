@@ -224,7 +224,9 @@ export async function createIndexModels(
     log?.warn({ file: c.path, modelsDir }, `model file ${c.path} is corrupt (${c.reason}): ${c.features.join(', ')} off`);
   // One thread per session: ingest runs speech beside the picture models, and on 2 cores ONNX
   // Runtime's own thread pool only spins against it (measured 38 vs 50 ms a keyframe, idle machine).
-  const visual = await createVisualAnalyzer(modelsDir, { threads: 1, corrupt });
+  // Faces are not run: nothing stores or searches a face count yet, and UltraFace cost 8-13 ms of
+  // CPU a keyframe (tests/bench/ingest.bench.ts).
+  const visual = await createVisualAnalyzer(modelsDir, { threads: 1, corrupt, skip: ['faces'] });
   missing.push(...visual.missing);
   const useVisual = visual.capabilities.includes('objects') || visual.capabilities.includes('classes');
   if (!useVisual) await visual.close();
