@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { FileChooser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API,
@@ -19,6 +19,7 @@ import {
   type TranscriptFile,
 } from '../../src/contract';
 import { DARKNET_PHOTOS, FOX_PHRASE, makeTestVideo, type TestVideo } from '../fixtures/makeMedia';
+import { decode } from '@msgpack/msgpack';
 import { apiCall, e2eSuite, SCREENSHOT_DIR } from './harness';
 
 const DOG_JPG = path.join(DARKNET_PHOTOS, 'dog.jpg');
@@ -386,4 +387,117 @@ describe('search', () => {
       await page.waitForURL((u) => u.searchParams.get('libs') === demo._id);
     },
   );
+
+  it('chooses a query image with a keyboard-reachable picker, and keeps it across a reload, Back and Forward', async () => {
+    const { page } = await signedIn('picker', ROUTES.search, { width: 1280, height: 800 });
+    await page.getByRole('heading', { name: MSG_SEARCH.searchHeadline }).waitFor();
+    // Every search the page sends, decoded (the client speaks msgpack).
+    const sent: Array<{ text?: string; image?: string }> = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/search\/(visual|transcript|unified)$/.test(new URL(r.url()).pathname))
+        sent.push(decode(r.postDataBuffer()!) as { text?: string; image?: string });
+    });
+    const nextSearch = async (check: (body: { text?: string; image?: string }) => boolean, what: string) => {
+      const from = sent.length;
+      await expect.poll(() => sent.slice(from).some(check), { message: what, timeout: SEARCH_MS }).toBe(true);
+    };
+    // File choosers are caught from the start: a listener added just before a key press can miss the chooser it opens.
+    const choosers: FileChooser[] = [];
+    page.on('filechooser', (c) => choosers.push(c));
+    const chooseFile = async (open: () => Promise<void>, file: string) => {
+      const before = choosers.length;
+      await open();
+      await expect.poll(() => choosers.length, { message: 'a file chooser' }).toBe(before + 1);
+      await choosers.at(-1)!.setFiles(file);
+    };
+    const box = page.getByPlaceholder(MSG_SEARCH.placeholder);
+    const chip = page.locator('[data-testid="query-preview"]').filter({ hasText: 'Image search' });
+    const chipImage = async () => (await chip.locator('img').getAttribute('src')) ?? '';
+    const imageParam = () => query(page).get('image');
+
+    // A text search first (Back will return to it).
+    await box.pressSequentially('dog');
+    await page.waitForURL((u) => u.searchParams.get('text') === 'dog');
+
+    // From the text area, Tab reaches the picker, named for what it does; Enter opens the file chooser.
+    const picker = page.getByRole('button', { name: 'Search with an image', exact: true });
+    await box.focus();
+    await page.keyboard.press('Tab');
+    expect(await picker.evaluate((el) => el === document.activeElement)).toBe(true);
+    let searched = nextSearch((b) => b.image?.startsWith('data:image/') ?? false, 'an image search');
+    await chooseFile(() => page.keyboard.press('Enter'), DOG_JPG);
+    await chip.locator('img').waitFor();
+    await searched;
+    const dog = await chipImage();
+    expect(dog).toMatch(/^data:image\//);
+    expect(sent.at(-1)!.image).toBe(dog);
+    // The address names the image (not the image itself) and the text gave way.
+    await page.waitForURL((u) => /^[0-9a-f]{16}$/.test(u.searchParams.get('image') ?? '') && !u.searchParams.has('text'));
+    const dogId = imageParam();
+    expect(page.url().length).toBeLessThan(300);
+    expect(await box.inputValue()).toBe('');
+    await page
+      .getByText(/^\d+ moments?$|^No moments found$/)
+      .first()
+      .waitFor({ timeout: SEARCH_MS });
+    await page.mouse.move(0, 0);
+    await shot(page, 'search-image-picker-1280', false);
+
+    // A reload keeps the image, and searches with it again.
+    searched = nextSearch((b) => b.image === dog, 'the same image search after a reload');
+    await page.reload();
+    await chip.locator('img').waitFor();
+    expect(await chipImage()).toBe(dog);
+    expect(imageParam()).toBe(dogId);
+    await searched;
+
+    // Back returns to the text search, Forward to the image.
+    await page.goBack();
+    await page.waitForURL((u) => u.searchParams.get('text') === 'dog');
+    await expect.poll(() => box.inputValue()).toBe('dog');
+    await chip.waitFor({ state: 'detached' });
+    searched = nextSearch((b) => b.image === dog, 'the image search after Forward');
+    await page.goForward();
+    await chip.locator('img').waitFor();
+    expect(await chipImage()).toBe(dog);
+    await searched;
+
+    // A second image is a new search: Back goes to the first image, Forward to the second.
+    await chooseFile(() => picker.click(), path.join(DARKNET_PHOTOS, 'eagle.jpg'));
+    await page.waitForURL((u) => !!u.searchParams.get('image') && u.searchParams.get('image') !== dogId);
+    await expect.poll(chipImage).not.toBe(dog);
+    const eagle = await chipImage();
+    await page.goBack();
+    await page.waitForURL((u) => u.searchParams.get('image') === dogId);
+    await expect.poll(chipImage).toBe(dog);
+    await page.goForward();
+    await expect.poll(chipImage).toBe(eagle);
+
+    // Removing the image takes it out of the address.
+    await page.getByRole('button', { name: 'Remove the query image' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('image'));
+    await page.getByRole('heading', { name: MSG_SEARCH.searchHeadline }).waitFor();
+
+    // An address naming an image this device does not keep says so, and drops it.
+    await page.goto(`${app.url}${ROUTES.search}?image=ffffffffffffffff`);
+    await toast(page, 'no longer kept on this device').waitFor();
+    await page.waitForURL((u) => !u.searchParams.has('image'));
+
+    // At 375 px the picker stays in the bar, beside the text area, and nothing scrolls sideways.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await chooseFile(() => picker.click(), DOG_JPG);
+    await chip.locator('img').waitFor();
+    const bar = (await page.locator('[data-testid="search-bar"]').boundingBox())!;
+    for (const el of [picker, box, chip, page.locator('.search-bar__status')]) {
+      const b = (await el.boundingBox())!;
+      expect(b.x).toBeGreaterThanOrEqual(bar.x);
+      expect(b.x + b.width).toBeLessThanOrEqual(bar.x + bar.width);
+      expect(b.y + b.height).toBeLessThanOrEqual(740);
+    }
+    // The text area keeps room to type in.
+    expect((await box.boundingBox())!.width).toBeGreaterThanOrEqual(150);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.mouse.move(0, 0);
+    await shot(page, 'search-image-picker-375', false);
+  });
 });

@@ -1,8 +1,9 @@
-import { useState, type ClipboardEvent, type DragEvent, type ReactNode } from 'react';
+import { useRef, useState, type ClipboardEvent, type DragEvent, type ReactNode } from 'react';
 import { MSG_SEARCH, MSG_SEARCH_UI, SEARCH_RESULT_TYPE_LABEL, TOAST_MS, type Library, type SearchResultType } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { loadImage } from '../../api/images';
 import { showToast } from '../../state/toasts';
+import { IconButton } from '../../ui/Button';
 import { IconImage, IconSearch } from '../../ui/icons';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { Spinner } from '../../ui/Spinner';
@@ -42,6 +43,9 @@ async function imageQueryUrl(file: File): Promise<string | null> {
   return asImageDataUrl(await readDataUrl(file), file);
 }
 
+/** The image button's name (and tooltip). */
+const PICK_IMAGE_LABEL = 'Search with an image';
+
 export const RESULT_TYPE_OPTION_LABEL: Record<SearchResultType, string> = {
   visual: 'Visual',
   transcript: 'Conversational',
@@ -50,7 +54,8 @@ export const RESULT_TYPE_OPTION_LABEL: Record<SearchResultType, string> = {
 
 /**
  * The search bar (spec section 2): a two-row text area, the library switcher, the result-type toggle,
- * the media pill and the query image or moment. Dropping or pasting an image starts an image search.
+ * the media pill and the query image or moment. Dropping or pasting an image starts an image search,
+ * and so does choosing one with the image button (the keyboard's way in).
  */
 /** Whether a drag carries a link (an image dragged from a page); its URL can be read only on drop. */
 const dragHasLink = (dt: DataTransfer | null) => Boolean(dt && Array.from(dt.types ?? []).includes('text/uri-list'));
@@ -98,8 +103,9 @@ export function SearchBar({
   autoFocus?: boolean;
 }) {
   const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
 
-  // Drop and paste behave the same: images only, one at a time, never SVG (section 5).
+  // Drop, paste and the picker behave the same: images only, one at a time, never SVG (section 5).
   const takeFiles = (files: File[]) => {
     const { file, notice } = pickSearchImage(files);
     if (notice === 'unsupported')
@@ -189,6 +195,24 @@ export function SearchBar({
             }}
           />
         </label>
+        <IconButton label={PICK_IMAGE_LABEL} onClick={() => picker.current?.click()}>
+          <IconImage size={20} />
+        </IconButton>
+        <input
+          ref={picker}
+          type="file"
+          // SVG is refused by the same rule as a drop, with the same toast.
+          accept="image/*,.heic,.heif,.avif"
+          hidden
+          tabIndex={-1}
+          data-testid="search-image-input"
+          onChange={(e) => {
+            const files = Array.from(e.target.files ?? []);
+            // Choosing the same file again must fire again.
+            e.target.value = '';
+            if (files.length) takeFiles(files);
+          }}
+        />
         <span className="search-bar__status" aria-hidden="true">
           {searching ? <Spinner size={20} /> : <IconSearch size={20} />}
         </span>
@@ -206,7 +230,7 @@ export function SearchBar({
         />
         {mediaPill}
         <span className="search-bar__hint">
-          <IconImage size={15} /> Drop or paste an image to search with it
+          <IconImage size={15} /> Drop, paste or choose an image to search with it
         </span>
       </div>
       {dragging && (

@@ -3,6 +3,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import {
   MSG_SEARCH,
+  TOAST_MS,
   parseMomentId,
   type Library,
   type Media,
@@ -12,6 +13,7 @@ import {
 } from '../../../contract';
 import { useEscapeToClear } from '../../hooks/useEscapeToClear';
 import { libraries, loadLibraries } from '../../state/libraries';
+import { showToast } from '../../state/toasts';
 import { preferences, setPreference } from '../../state/preferences';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
 import {
@@ -41,16 +43,18 @@ import { MergeButton } from '../merge/MergeButton';
 import { SelectionDownload } from './SelectionDownload';
 import { useMediaLookup } from './useMediaLookup';
 import { useMomentSearch } from './useMomentSearch';
+import { newQueryImageId, saveQueryImage, useQueryImage } from './queryImages';
 import '../library/library.css';
 import './search.css';
 
 /** History state of a moment dialog this page opened (so closing it can go back). */
 const OPENED_HERE = 'momentDialogOpenedHere';
+const QUERY_IMAGE_GONE = 'That search image is no longer kept on this device: drop, paste or choose it again.';
 
 /**
- * /search (spec section 2). The query string (libs, text, moment, media, search) is the search state's
- * source of truth: read on load, rewritten in step with every change. Only a query image, too big for
- * a URL, lives in the page.
+ * /search (spec section 2). The query string (libs, text, moment, image, media, search, open) is the
+ * search state's source of truth: read on load, rewritten in step with every change. A query image,
+ * too big for a URL, is kept on the device and the address names it (queryImages.ts).
  */
 export default function SearchScreen() {
   const [params, setParams] = useSearchParams();
@@ -60,7 +64,8 @@ export default function SearchScreen() {
   const list = items as Library[] | null;
   const { autoplaymoments } = useSnapshot(preferences);
   const { selected, selecting } = useSnapshot(searchState);
-  const [image, setImage] = useState<string | null>(null);
+  const queryImage = useQueryImage(query.image);
+  const image = queryImage.dataUrl;
   const location = useLocation();
   const navigate = useNavigate();
   const [known, setKnown] = useState<Record<string, Media>>({});
@@ -123,7 +128,16 @@ export default function SearchScreen() {
   }, [list, selection]);
 
   useEscapeToClear(selecting, clearMomentSelection);
-  const terms = hasSearchTerms(query, image);
+  const terms = hasSearchTerms(query);
+  // An address naming an image this device no longer keeps (another browser, signed out since, a
+  // week old): say so, and leave the image out of the address.
+  const reportedGone = useRef<string | null>(null);
+  useEffect(() => {
+    if (queryImage.status !== 'missing' || reportedGone.current === query.image) return;
+    reportedGone.current = query.image;
+    showToast(QUERY_IMAGE_GONE, { tone: 'error', durationMs: TOAST_MS.dragError });
+    update({ image: null });
+  }, [queryImage.status, query.image, update]);
   useEffect(() => {
     if (!terms) clearMomentSelection();
   }, [terms]);
@@ -150,8 +164,8 @@ export default function SearchScreen() {
   useEffect(() => setShowLow(false), [outcome]);
   const { confident, low } = useMemo(() => splitByConfidence(outcome.results), [outcome.results]);
   const shown = useMemo(() => (showLow ? [...confident, ...low] : confident), [showLow, confident, low]);
-  // Until the libraries are known there is nothing to search in yet: that counts as searching.
-  const searching = terms && (outcome.status === 'searching' || (!list && librariesStatus !== 'error'));
+  // Until the libraries (or the query image) are known there is nothing to search with yet: that counts as searching.
+  const searching = terms && (outcome.status === 'searching' || queryImage.status === 'loading' || (!list && librariesStatus !== 'error'));
 
   useEffect(() => {
     if (Object.keys(outcome.medias).length) setKnown((k) => ({ ...k, ...outcome.medias }));
@@ -170,13 +184,7 @@ export default function SearchScreen() {
     [multi, byId],
   );
 
-  const onSimilar = useCallback(
-    (m: Moment) => {
-      setImage(null);
-      write({ ...query, text: '', moment: m.id, open: null }, true);
-    },
-    [query, write],
-  );
+  const onSimilar = useCallback((m: Moment) => write({ ...query, text: '', moment: m.id, image: null, open: null }, true), [query, write]);
   const onToggle = useCallback((m: Moment) => toggleMoment(m), []);
   // The moment dialog has its own address (query `open`): opening it is a navigation, so Back closes
   // it and Forward opens it again; a link to it opens it.
@@ -213,11 +221,11 @@ export default function SearchScreen() {
     };
   }, [query.open, openRef, outcome.results, openMedia]);
 
-  const queryPreview = image ? (
+  const queryPreview = query.image ? (
     <QueryChip
-      picture={<img src={image} alt="" />}
+      picture={image ? <img src={image} alt="" /> : <IconImage size={20} />}
       title="Image search"
-      onRemove={() => setImage(null)}
+      onRemove={() => update({ image: null })}
       removeLabel="Remove the query image"
     />
   ) : query.moment ? (
@@ -247,13 +255,14 @@ export default function SearchScreen() {
         setDraft(text);
         written.current = [...written.current, text].slice(-50);
         // New words make a new text query: an image or moment query gives way.
-        if (image) setImage(null);
-        update({ text, moment: null });
+        update({ text, moment: null, image: null });
       }}
       onSubmit={searchNow}
       onImage={(url) => {
-        setImage(url);
-        update({ text: '', moment: null });
+        // A new image is a new search: its own history entry, so Back returns to the one before.
+        const id = newQueryImageId();
+        void saveQueryImage(id, url);
+        write({ ...query, text: '', moment: null, image: id, open: null }, true);
       }}
       query={queryPreview}
       mediaPill={mediaPill}

@@ -9,6 +9,7 @@ describe('search query string', () => {
       libs: ['a', 'b'],
       text: 'dog park',
       moment: 'm_1',
+      image: null,
       media: 'x',
       search: 'transcript',
       open: null,
@@ -16,7 +17,7 @@ describe('search query string', () => {
   });
 
   it('gives empty values for a bare /search', () => {
-    expect(parse('')).toEqual({ libs: [], text: '', moment: null, media: null, search: 'visual', open: null });
+    expect(parse('')).toEqual({ libs: [], text: '', moment: null, image: null, media: null, search: 'visual', open: null });
   });
 
   it('drops blank and repeated library ids and keeps their order', () => {
@@ -33,8 +34,18 @@ describe('search query string', () => {
   });
 
   it('writes only what is set, and leaves the default type out', () => {
-    expect(serializeSearchQuery({ libs: [], text: '', moment: null, media: null, search: 'visual', open: null }).toString()).toBe('');
-    const qs = serializeSearchQuery({ libs: ['a', 'b'], text: 'a dog', moment: null, media: 'm', search: 'unified', open: null });
+    expect(
+      serializeSearchQuery({ libs: [], text: '', moment: null, image: null, media: null, search: 'visual', open: null }).toString(),
+    ).toBe('');
+    const qs = serializeSearchQuery({
+      libs: ['a', 'b'],
+      text: 'a dog',
+      moment: null,
+      image: null,
+      media: 'm',
+      search: 'unified',
+      open: null,
+    });
     expect(qs.toString()).toBe('libs=a%2Cb&text=a+dog&media=m&search=unified');
   });
 
@@ -43,11 +54,18 @@ describe('search query string', () => {
       libs: ['l1', 'l2'],
       text: 'kite & sky?',
       moment: 'm_abc_0_4000',
+      image: '0123456789abcdef',
       media: null,
       search: 'transcript' as const,
       open: `m_${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}_1000_2500`,
     };
     expect(parseSearchQuery(serializeSearchQuery(q), false)).toEqual(q);
+  });
+
+  it('reads a query image only from an id of the image store', () => {
+    expect(parse('image=0123456789abcdef').image).toBe('0123456789abcdef');
+    expect(parse('image=data:image/png;base64,AA==').image).toBeNull();
+    expect(parse('image=../../etc').image).toBeNull();
   });
 
   it('reads an open moment dialog only from a moment id', () => {
@@ -57,9 +75,9 @@ describe('search query string', () => {
   });
 
   it('counts text, a moment or an image as terms, but not a media filter alone', () => {
-    expect(hasSearchTerms({ text: '  ', moment: null }, null)).toBe(false);
-    expect(hasSearchTerms({ text: 'dog', moment: null }, null)).toBe(true);
-    expect(hasSearchTerms({ text: '', moment: 'm_1' }, null)).toBe(true);
-    expect(hasSearchTerms({ text: '', moment: null }, 'data:image/png;base64,AA==')).toBe(true);
+    expect(hasSearchTerms({ text: '  ', moment: null, image: null })).toBe(false);
+    expect(hasSearchTerms({ text: 'dog', moment: null, image: null })).toBe(true);
+    expect(hasSearchTerms({ text: '', moment: 'm_1', image: null })).toBe(true);
+    expect(hasSearchTerms({ text: '', moment: null, image: '0123456789abcdef' })).toBe(true);
   });
 });

@@ -7,6 +7,11 @@ export interface SearchQuery {
   text: string;
   /** A moment (clip) id: find similar moments. */
   moment: string | null;
+  /**
+   * The id of a query image kept on this device (queryImages.ts): an image is too big for an address,
+   * so the address names it, and a reload, Back and Forward find the same image again.
+   */
+  image: string | null;
   /** A media id: search within that media. */
   media: string | null;
   search: SearchResultType;
@@ -17,7 +22,10 @@ export interface SearchQuery {
   open: string | null;
 }
 
-export const EMPTY_QUERY: SearchQuery = { libs: [], text: '', moment: null, media: null, search: 'visual', open: null };
+export const EMPTY_QUERY: SearchQuery = { libs: [], text: '', moment: null, image: null, media: null, search: 'visual', open: null };
+
+/** What a query image id looks like (queryImages.ts makes them): anything else in the address is ignored. */
+export const isQueryImageId = (value: string) => /^[0-9a-f]{16}$/.test(value);
 
 /** Comma-separated ids, trimmed, without blanks or repeats, in their order. */
 export const parseLibs = (value: string | null) => [
@@ -41,6 +49,7 @@ export function parseSearchQuery(params: URLSearchParams, unifiedEnabled: boolea
     libs: parseLibs(params.get('libs')),
     text: params.get('text') ?? '',
     moment: params.get('moment')?.trim() || null,
+    image: isQueryImageId(params.get('image')?.trim() ?? '') ? params.get('image')!.trim() : null,
     media: params.get('media')?.trim() || null,
     search: resolveResultType(params.get('search'), unifiedEnabled),
     open: parseMomentId(params.get('open')?.trim() ?? '') ? params.get('open')!.trim() : null,
@@ -53,6 +62,7 @@ export function serializeSearchQuery(q: SearchQuery): URLSearchParams {
   if (q.libs.length) params.set('libs', q.libs.join(','));
   if (q.text) params.set('text', q.text);
   if (q.moment) params.set('moment', q.moment);
+  if (q.image) params.set('image', q.image);
   if (q.media) params.set('media', q.media);
   if (q.search !== 'visual') params.set('search', q.search);
   if (q.open) params.set('open', q.open);
@@ -60,5 +70,4 @@ export function serializeSearchQuery(q: SearchQuery): URLSearchParams {
 }
 
 /** Whether the query holds something to search for (the media filter alone is not a search). */
-export const hasSearchTerms = (q: Pick<SearchQuery, 'text' | 'moment'>, image: string | null) =>
-  Boolean(q.text.trim() || q.moment || image);
+export const hasSearchTerms = (q: Pick<SearchQuery, 'text' | 'moment' | 'image'>) => Boolean(q.text.trim() || q.moment || q.image);
