@@ -14,3 +14,4 @@ export * from './rendering';
 export * from './downloads';
 export * from './external';
 export * from './merge';
+export * from './transcripts';

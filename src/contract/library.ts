@@ -1,4 +1,5 @@
 /** Libraries, folders, media and upload: entities, constants and pure helpers (libraries spec 3, 4, 5, 9). */
+import type { TranscriptLine } from './transcripts';
 
 export type MediaStatus = 'uploading' | 'queued' | 'processing' | 'completed' | 'errored' | 'cancelled' | 'empty' | 'invalid' | 'failed';
 
@@ -583,9 +584,14 @@ export const MOMENT_PREVIEW = {
 /** Library switcher (section 4 and 9). The filter pill limit is FILTER_PILL_MAX_CHARS. */
 export const LIBRARY_SWITCHER = { nameMaxChars: 20, maxIcons: 2 } as const;
 
-/** Transcript and shot descriptions files (section 3). */
+/**
+ * Transcript and shot descriptions files (section 3). Beyond the spec, each segment carries its id
+ * and the recognised text when it was corrected, and `editable` says whether the caller may
+ * correct it (the owner, in a library that is not read-only): see transcripts.ts.
+ */
 export interface TranscriptFile {
-  segments: Array<{ start: number; end: number; text: string; speaker: string | null }>;
+  segments: TranscriptLine[];
+  editable: boolean;
 }
 export interface ShotDescriptionsFile {
   descriptions: Array<{ start: number; end: number; desc: string }>;

@@ -86,6 +86,14 @@ export const API = {
   renderStatus: (renderId: string) => `/rendering/${renderId}`,
   /** Not named by the spec ("transcripts can be downloaded as SRT"): query SrtQuery; answers the .srt file. */
   mediaSrt: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/transcript.srt`,
+  /** Not named by the spec (transcript corrections, transcripts.ts): PATCH body TranscriptCorrectBody, answer TranscriptLine. */
+  transcriptSegment: (libraryId: string, mediaId: string, segmentId: string) =>
+    `/library/${libraryId}/media/${mediaId}/transcript/segments/${segmentId}`,
+  /** Not named by the spec: POST puts back what speech to text heard; answer TranscriptLine. */
+  transcriptSegmentRestore: (libraryId: string, mediaId: string, segmentId: string) =>
+    `/library/${libraryId}/media/${mediaId}/transcript/segments/${segmentId}/restore`,
+  /** Not named by the spec: GET a media's recorded corrections, newest first (query TranscriptCorrectionsQuery). */
+  transcriptCorrections: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/transcript/corrections`,
 } as const;
 
 /** Every API path prefix; the server answers these and serves the web app for everything else. */

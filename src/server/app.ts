@@ -29,6 +29,8 @@ import type { ExternalService } from './services/external.service';
 import type { AccountService } from './services/account.service';
 import type { LibraryService } from './services/library.service';
 import type { UploadService } from './services/upload.service';
+import type { TranscriptService } from './services/transcript.service';
+import { transcriptRoutes } from './http/transcript.routes';
 
 export interface Services {
   accounts: AccountService;
@@ -41,6 +43,7 @@ export interface Services {
   billingRepo: BillingRepository;
   users: UserRepository;
   index: IndexRepository;
+  transcripts: TranscriptService;
   search: SearchService;
   renders: RenderService;
   external: ExternalService;
@@ -116,7 +119,8 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
   searchRoutes(app, services.accounts, services.search);
   renderRoutes(app, services.accounts, services.renders);
   externalRoutes(app, services.accounts, services.external);
-  previewRoutes(app, services.accounts, services.libraries, services.index, services.blobs, services.tokens);
+  previewRoutes(app, services.accounts, services.libraries, services.index, services.transcripts, services.blobs, services.tokens);
+  transcriptRoutes(app, services.accounts, services.transcripts);
   billingRoutes(app, services.accounts, services.billing, services.provider, services.billingRepo, services.users, () => config.appUrl);
   adminRoutes(app, services.accounts, adminKey, () => config.appUrl);
   await registerWebApp(app, config.webDir);

@@ -41,6 +41,8 @@ interface Ctx {
   /** An upload the owner started and has not finished. */
   pending: { mediaId: string; opaqueData: string };
   ownerEmail: string;
+  /** A transcript segment of `media` (the counter video says nothing: written straight into the database). */
+  segmentId: string;
 }
 interface Row {
   kind: Kind;
@@ -209,7 +211,6 @@ const ROWS: Record<string, Row> = {
   'GET /library/:libraryId/media/:mediaId/transcript.srt': {
     kind: 'owned',
     req: (c) => ({ path: `/library/${c.lib._id}/media/${c.media._id}/transcript.srt` }),
-    owner: 404,
   },
   'POST /library/:id/folder/:folderId/media/external': {
     kind: 'owned',
@@ -244,6 +245,18 @@ const ROWS: Record<string, Row> = {
   'GET /library/:libraryId/media/:mediaId/thumbnails/strip.webp': {
     kind: 'owned',
     req: (c) => ({ path: `/library/${c.lib._id}/media/${c.media._id}/thumbnails/strip.webp` }),
+  },
+  'PATCH /library/:libraryId/media/:mediaId/transcript/segments/:segmentId': {
+    kind: 'owned',
+    req: (c, who) => ({ path: API.transcriptSegment(c.lib._id, c.media._id, c.segmentId), body: { text: `Corrected by ${who}` } }),
+  },
+  'POST /library/:libraryId/media/:mediaId/transcript/segments/:segmentId/restore': {
+    kind: 'owned',
+    req: (c) => ({ path: API.transcriptSegmentRestore(c.lib._id, c.media._id, c.segmentId), body: {} }),
+  },
+  'GET /library/:libraryId/media/:mediaId/transcript/corrections': {
+    kind: 'owned',
+    req: (c) => ({ path: API.transcriptCorrections(c.lib._id, c.media._id) }),
   },
   'GET /data/transcript.json': {
     kind: 'owned',
@@ -299,6 +312,11 @@ beforeAll(async () => {
     token: owner.token,
     body: { start: 1, end: 2 },
   });
+  const segment = await t.server.database.db
+    .insertInto('transcript_segments')
+    .values({ media_id: media!._id, library_id: lib._id, start: 1, end: 2, text: 'what the recogniser heard', words: '[]' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const folder = async (name: string) =>
     (await t.api<{ _id: string }>('POST', API.folderCreate(lib._id), { token: owner.token, body: { name } })).body.data!._id;
   const started = await startUpload(t, owner.token, lib._id, lib.rootFolderId, 'pending.mp4', crypto.randomBytes(2000));
@@ -313,6 +331,7 @@ beforeAll(async () => {
     renderId: render.body.data!.renderId,
     pending: { mediaId: started.body.data!.media._id, opaqueData: started.body.data!.opaqueData },
     ownerEmail: owner.email,
+    segmentId: segment.id,
   };
   const signer = new TokenSigner(JWT_SECRET);
   const [header, payload, signature] = owner.token.split('.');

@@ -7,6 +7,7 @@ import { createApiClient } from './client';
 import { createLibraryApi } from './library';
 import { createRenderingApi } from './rendering';
 import { createSearchApi } from './search';
+import { createTranscriptApi } from './transcripts';
 
 /** The app's one API client: the session store holds its token, and a refused token ends the session. */
 export const apiClient = createApiClient({
@@ -27,3 +28,5 @@ export const searchApi = createSearchApi(apiClient);
 export const renderingApi = createRenderingApi(apiClient);
 
 export const externalApi = createExternalApi(apiClient);
+
+export const transcriptApi = createTranscriptApi(apiClient);

@@ -7,6 +7,7 @@ import * as m0005 from './migrations/0005_index';
 import * as m0006 from './migrations/0006_embedding_index';
 import * as m0007 from './migrations/0007_shot_terms';
 import * as m0008 from './migrations/0008_renders';
+import * as m0009 from './migrations/0009_transcript_corrections';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_embedding_index': m0006,
   '0007_shot_terms': m0007,
   '0008_renders': m0008,
+  '0009_transcript_corrections': m0009,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -73,6 +73,7 @@ export interface DB {
   shot_terms: ShotTermsTable;
   keyframes: KeyframesTable;
   transcript_segments: TranscriptSegmentsTable;
+  transcript_corrections: TranscriptCorrectionsTable;
   renders: RendersTable;
   render_slots: RenderSlotsTable;
 }
@@ -267,6 +268,22 @@ export interface TranscriptSegmentsTable {
   speaker: Generated<string>;
   words: Json<unknown[]>;
   tsv: Generated<string>;
+  /** What speech to text heard, once the text was corrected (migration 0009); null before. */
+  original_text: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface TranscriptCorrectionsTable {
+  id: Generated<string>;
+  media_id: string;
+  segment_id: string | null;
+  start: number;
+  end: number;
+  user_id: string;
+  impersonated_by: string | null;
+  kind: 'edit' | 'restore';
+  old_text: string;
+  new_text: string;
+  created_at: Timestamp;
 }
 
 /** What a render reads: resolved clips (input blob, ranges) and output geometry. */

@@ -6,6 +6,7 @@ import { AppError, forbidden } from '../errors';
 import type { IndexRepository } from '../repositories/index.repository';
 import type { AccountService } from '../services/account.service';
 import type { LibraryService } from '../services/library.service';
+import type { TranscriptService } from '../services/transcript.service';
 import { isMp4Family } from '../services/mediaView';
 import { bearer } from './auth';
 import { rangeResponse } from './byteRanges';
@@ -21,25 +22,26 @@ export function previewRoutes(
   accounts: AccountService,
   libs: LibraryService,
   index: IndexRepository,
+  transcripts: TranscriptService,
   blobs: BlobStore,
   tokens: TokenSigner,
 ) {
-  async function authorise(req: FastifyRequest, libraryId: string, mediaId: string) {
+  /** Whose request it is: the preview token's user (for that library only) or the bearer's. */
+  async function requester(req: FastifyRequest, libraryId: string, mediaId: string) {
     // The query-string forms may leave an id out: nothing to look up then.
     if (!isUuid(libraryId) || !isUuid(mediaId)) throw new AppError('not_found', MSG.notFound);
     const q = req.query as { token?: string };
-    let userId: string;
     if (q.token) {
       const p = await tokens.verifyPreview(q.token);
       if (p.libraryId !== libraryId) throw forbidden('The preview token is not valid for this library.');
-      userId = p.userId;
-    } else {
-      const b = bearer(req);
-      if (!b) throw new AppError('unauthorized', 'unauthorized');
-      userId = (await accounts.authenticate(b)).user.id;
+      return p.userId;
     }
-    return libs.ownedMedia(userId, libraryId, mediaId);
+    const b = bearer(req);
+    if (!b) throw new AppError('unauthorized', 'unauthorized');
+    return (await accounts.authenticate(b)).user.id;
   }
+  const authorise = async (req: FastifyRequest, libraryId: string, mediaId: string) =>
+    libs.ownedMedia(await requester(req, libraryId, mediaId), libraryId, mediaId);
 
   const playlist = async (req: FastifyRequest, libraryId: string, mediaId: string) => {
     const media = await authorise(req, libraryId, mediaId);
@@ -103,9 +105,9 @@ export function previewRoutes(
   });
 
   app.get<P>(API.transcriptJson, async (req, res) => {
-    const media = await authorise(req, req.query.libraryId ?? '', req.query.mediaId ?? '');
-    const segments = (await index.transcript(media.id)).map((s) => ({ start: s.start, end: s.end, text: s.text, speaker: s.speaker }));
-    return reply(req, res, ok({ segments }));
+    const { libraryId = '', mediaId = '' } = req.query;
+    const userId = await requester(req, libraryId, mediaId);
+    return reply(req, res, ok(await transcripts.file(userId, libraryId, mediaId)));
   });
   app.get<P>(API.shotDescriptionsJson, async (req, res) => {
     const media = await authorise(req, req.query.libraryId ?? '', req.query.mediaId ?? '');

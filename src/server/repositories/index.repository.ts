@@ -159,7 +159,7 @@ export class IndexRepository {
       .executeTakeFirst();
   }
 
-  /** Copies shots, keyframes (with features) and transcript of one media to another, in one transaction. */
+  /** Copies shots, keyframes (with features) and transcript (as recognised) of one media to another, in one transaction. */
   async copyIndex(fromId: string, toId: string, toLibraryId: string) {
     await this.db.transaction().execute(async (trx) => {
       for (const t of ['shots', 'shot_terms', 'keyframes', 'transcript_segments'] as const)
@@ -173,8 +173,9 @@ export class IndexRepository {
       );
       await sql`insert into shot_terms (library_id, media_id, shot_idx, term, score)
         select ${toLibraryId}, ${toId}, shot_idx, term, score from shot_terms where media_id = ${fromId}`.execute(trx);
+      // What speech to text heard: corrections belong to the media they were made in, not to its twins.
       await sql`insert into transcript_segments (media_id, library_id, start, "end", text, speaker, words)
-        select ${toId}, ${toLibraryId}, start, "end", text, speaker, words from transcript_segments where media_id = ${fromId}`.execute(
+        select ${toId}, ${toLibraryId}, start, "end", coalesce(original_text, text), speaker, words from transcript_segments where media_id = ${fromId}`.execute(
         trx,
       );
     });

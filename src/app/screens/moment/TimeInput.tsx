@@ -36,8 +36,15 @@ export function TimeInput({
 
   const apply = () => {
     settled.current = true;
-    const parsed = draft === null ? null : parseTimecode(draft);
+    // Passing through a field (Tab, Enter) without typing changes nothing: its shown value is
+    // rounded, and committing it would move the value (a moment's boundary) by that rounding.
+    const unchanged = draft === null || draft.trim() === shown;
+    const parsed = unchanged ? null : parseTimecode(draft);
     setDraft(null);
+    if (unchanged) {
+      setRejected(false);
+      return;
+    }
     if (parsed === null) {
       setRejected(draft !== null && draft.trim() !== shown);
       return;

@@ -16,6 +16,7 @@ import { libraries, loadLibraries } from '../../state/libraries';
 import { showToast } from '../../state/toasts';
 import { preferences, setPreference } from '../../state/preferences';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { correctedText, transcriptEdits } from '../../state/transcriptEdits';
 import {
   clearMomentSelection,
   isUnifiedSearchEnabled,
@@ -174,14 +175,18 @@ export default function SearchScreen() {
 
   const byId = useMemo(() => new Map((list ?? []).map((l) => [l._id, l])), [list]);
   const multi = selection.length > 1;
+  const { lines: correctedLines } = useSnapshot(transcriptEdits);
+  // Results the server answers from now on say the corrections themselves.
+  useEffect(() => void (transcriptEdits.lines = {}), [outcome.results]);
   const captionOf = useCallback(
     (m: Moment) => {
       const lib = multi ? byId.get(m.libraryId) : undefined;
-      const caption = m.text.trim() || (lib ? libraryName(lib) : null);
+      // (a line corrected in the moment dialog shows its new words until the next search)
+      const caption = (correctedText(correctedLines, m) ?? m.text).trim() || (lib ? libraryName(lib) : null);
       // a low-confidence result, once shown, says so
       return m.confidence === 'low' ? [MSG_SEARCH.lowConfidence, caption].filter(Boolean).join(' · ') : caption;
     },
-    [multi, byId],
+    [multi, byId, correctedLines],
   );
 
   const onSimilar = useCallback((m: Moment) => write({ ...query, text: '', moment: m.id, image: null, open: null }, true), [query, write]);
