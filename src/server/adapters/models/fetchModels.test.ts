@@ -94,7 +94,8 @@ describe('fetching missing model files', () => {
       const models = await createIndexModels(dir);
       try {
         expect(models.capabilities).toEqual(expect.arrayContaining(['objects', 'classes', 'embedding']));
-        expect(models.missing.join('\n')).toMatch(/faces: .*version-RFB-320\.onnx/);
+        // ingest does not run the face model, so the file it could not get stops nothing
+        expect(models.missing.join('\n')).not.toMatch(/faces/);
       } finally {
         await models.close();
       }
