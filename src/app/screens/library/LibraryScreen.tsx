@@ -339,6 +339,18 @@ function LibraryPage({ library, mediaId, folderId: routeFolder }: { library: Lib
                 },
               ]}
             />
+            {/* On a phone an icon only, so it shares the row of the view toggle and Add videos. */}
+            <ReasonTooltip reason={addBlockedReason}>
+              <Button
+                variant="secondary"
+                className="library-header__new-folder"
+                onClick={() => setFolderDialog({ kind: 'create' })}
+                disabled={Boolean(addBlockedReason)}
+              >
+                <IconFolder size={18} />
+                <span className="library-header__new-folder-label">New folder</span>
+              </Button>
+            </ReasonTooltip>
             <ReasonTooltip reason={addBlockedReason}>
               <Button onClick={() => setAddOpen(true)} disabled={Boolean(addBlockedReason)}>
                 <IconPlus size={18} /> Add videos
@@ -351,12 +363,6 @@ function LibraryPage({ library, mediaId, folderId: routeFolder }: { library: Lib
         {folderId && <FolderBreadcrumb libraryName={library.name} trail={trail} hrefOf={hrefOf} />}
 
         <div className="library-toolbar">
-          <ReasonTooltip reason={addBlockedReason}>
-            <Button variant="secondary" size="sm" onClick={() => setFolderDialog({ kind: 'create' })} disabled={Boolean(addBlockedReason)}>
-              <IconFolder size={16} />
-              <span className="library-toolbar__new-folder-label">New folder</span>
-            </Button>
-          </ReasonTooltip>
           {files.length > 0 && (
             <div className="library-toolbar__filters">
               {grid ? (
