@@ -1,9 +1,14 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { libraryPath, mediaPath, ROUTES } from '../../src/contract';
+import { API, libraryPath, mediaPath, ROUTES, type Library, type Media } from '../../src/contract';
 import { uploadCounterVideo } from '../fixtures/counterVideo';
+import { INTRO_SEGMENTS, makeIntroVideo } from '../fixtures/introVideo';
+import { client } from '../integration/support/harness';
+import { uploadFile, waitForStatus } from '../integration/support/upload';
 import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail } from './harness';
 
 /** The library and search screens as a demanding user meets them (issue 19), on an indexed counter video. */
@@ -99,4 +104,87 @@ describe('library and search screens (issue 19)', () => {
       expect(add.x + add.width).toBeLessThanOrEqual(375);
     }
   });
+  it(
+    'library cards and media thumbnails show a representative frame, not the opening bars, black or title card',
+    { timeout: 300_000 },
+    async () => {
+      const email = uniqueEmail('poster');
+      const password = 'poster password';
+      await createVerifiedUser(app, email, password);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-poster-'));
+      try {
+        // A video opening with colour bars, black and a title card before its first scene (a dog photo).
+        const file = makeIntroVideo(path.join(dir, 'opening.mp4'));
+        const api = client(app.url);
+        const token = (await api('POST', API.login, { body: { email, password } })).body.token!;
+        const library = (await api<Library[]>('GET', API.libraries, { token })).body.data!.find((l) => l.isDefault)!;
+        const fin = await uploadFile({ api } as never, token, library._id, library.rootFolderId, 'opening.mp4', fs.readFileSync(file));
+        const media: Media = await waitForStatus(
+          { api } as never,
+          token,
+          library._id,
+          fin.body.data!._id,
+          ['completed', 'errored', 'invalid'],
+          240_000,
+        );
+        expect(media.status).toBe('completed');
+
+        // What each stretch of the video looks like, 32x18 RGB.
+        const reference = (t: number) =>
+          execFileSync('ffmpeg', [
+            '-v',
+            'error',
+            '-ss',
+            String(t),
+            '-i',
+            file,
+            '-frames:v',
+            '1',
+            '-vf',
+            'scale=32:18',
+            '-f',
+            'rawvideo',
+            '-pix_fmt',
+            'rgb24',
+            'pipe:1',
+          ]);
+        const refs = INTRO_SEGMENTS.map((s) => ({ what: s.what, pixels: reference((s.start + s.end) / 2) }));
+        /** Which stretch a shown picture is closest to, with the distances (mean absolute difference, 0..255). */
+        const closest = async (img: Locator) => {
+          await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+          const shown = await img.evaluate((el: HTMLImageElement) => {
+            const canvas = document.createElement('canvas');
+            canvas.width = 32;
+            canvas.height = 18;
+            const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+            ctx.drawImage(el, 0, 0, 32, 18);
+            return Array.from(ctx.getImageData(0, 0, 32, 18).data).filter((_, i) => i % 4 !== 3);
+          });
+          const distances = refs.map((r) => ({
+            what: r.what,
+            d: shown.reduce((sum, v, i) => sum + Math.abs(v - r.pixels[i]!), 0) / shown.length,
+          }));
+          return distances.sort((a, b) => a.d - b.d);
+        };
+
+        const { page } = await openBrowser({ width: 1280, height: 900 });
+        await signIn(page, app.url, email, password, ROUTES.libraries);
+        await page.waitForURL((u) => u.pathname === ROUTES.libraries);
+        const cardPicture = page.locator('.library-card').filter({ hasText: library.name }).locator('.library-card__thumb img');
+        const onCard = await closest(cardPicture);
+        expect(onCard[0]!.what, JSON.stringify(onCard)).toBe('dog');
+        expect(onCard[0]!.d).toBeLessThan(20);
+        await shot(page, 'libraries-representative-poster');
+
+        await page.goto(`${app.url}${libraryPath(library._id)}`);
+        await page.getByRole('radio', { name: 'Grid view' }).click();
+        const thumb = page.locator(`.media-card[data-media-id="${media._id}"] img.thumb__img`).first();
+        const onThumb = await closest(thumb);
+        expect(onThumb[0]!.what, JSON.stringify(onThumb)).toBe('dog');
+        await shot(page, 'library-grid-representative-poster');
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

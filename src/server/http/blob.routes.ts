@@ -110,7 +110,9 @@ export function blobRoutes(app: FastifyInstance, blobs: BlobStore, uploads: Uplo
         const at = Math.min(t, Math.max(0, (media.duration ?? 0) - 0.05));
         await blobs.put(key, await stillWebp(await blobs.toolInput(media.blob_key), at, 280, 40), 'image/webp');
       }
-      res.header('cache-control', 'private, max-age=86400').type('image/webp');
+      // Ingest replaces the first poster with a representative keyframe: until then browsers ask again.
+      const fresh = t === null && media.status !== 'completed';
+      res.header('cache-control', fresh ? 'private, no-cache' : 'private, max-age=86400').type('image/webp');
       return res.send(await blobs.read(key));
     },
   );

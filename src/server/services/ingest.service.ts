@@ -10,6 +10,7 @@ import type { IndexRepository } from '../repositories/index.repository';
 import type { MediaRepository, MediaRow } from '../repositories/media.repository';
 import { InsufficientCreditsError } from './ledger.service';
 import type { IndexModels, IngestBilling } from './ports';
+import { representativePoster } from './posterFrame';
 
 /** The ingest stages, in order; each is idempotent and recorded when done, so a retry resumes. */
 export const STAGES = ['download', 'probe', 'preview', 'thumbnails', 'keyframes', 'visual', 'speech', 'descriptions', 'complete'] as const;
@@ -285,6 +286,9 @@ export class IngestService {
         await this.d.index.replaceShots(media.id, shots);
         for (const f of withShot) await this.d.blobs.put(keyframeKey(media.id, f.t), fs.readFileSync(f.file), 'image/jpeg');
         await this.d.index.replaceKeyframes(media.id, media.library_id, withShot);
+        // The poster becomes a representative keyframe, not the opening's bars or title card (posterFrame.ts).
+        const poster = p.kind === 'image' ? null : await representativePoster(frames, p.duration);
+        if (poster) await this.d.blobs.put(`derived/${media.id}/poster.webp`, poster, 'image/webp');
         return;
       }
       case 'visual': {
