@@ -150,11 +150,17 @@ export function MomentPlayer({
   );
   useImperativeHandle(ref, () => ({ seek, pause: () => video?.pause() }), [seek, video]);
 
-  const togglePlay = useCallback(() => {
-    if (!video) return;
-    if (video.paused) video.play().catch(() => undefined);
-    else video.pause();
-  }, [video]);
+  // `play` is what the control showed (its label): a click on Play plays even while an autoplay's
+  // play() is still pending (the element no longer paused, its 'play' event not yet handled), where
+  // going by `video.paused` alone turned that click into a pause.
+  const togglePlay = useCallback(
+    (play?: boolean) => {
+      if (!video) return;
+      if (play ?? video.paused) video.play().catch(() => undefined);
+      else video.pause();
+    },
+    [video],
+  );
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const target = e.target as HTMLElement;
@@ -185,7 +191,7 @@ export function MomentPlayer({
   return (
     <div ref={container} className="moment-player" onKeyDown={onKeyDown}>
       <div className="moment-player__stage">
-        <video ref={setVideo} poster={poster} playsInline aria-label={`Video ${media?.metadata.name ?? ''}`.trim()} onClick={togglePlay} />
+        <video ref={setVideo} poster={poster} playsInline aria-label={`Video ${media?.metadata.name ?? ''}`.trim()} onClick={() => togglePlay()} />
         {failed && (
           <Tooltip content={MSG_MOMENT.retryLoading} side="top">
             <button type="button" className="moment-player__retry" onClick={() => setAttempt((n) => n + 1)}>
@@ -223,7 +229,7 @@ function PlayerControls({
   mode: MomentMode | null;
   onModeChange: (mode: MomentMode) => void;
   onSeek: (seconds: number) => void;
-  onTogglePlay: () => void;
+  onTogglePlay: (play: boolean) => void;
 }) {
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
@@ -259,7 +265,7 @@ function PlayerControls({
 
   return (
     <div className="moment-player__controls">
-      <IconButton label={playing ? 'Pause' : 'Play'} className="moment-player__button" onClick={onTogglePlay} disabled={!video}>
+      <IconButton label={playing ? 'Pause' : 'Play'} className="moment-player__button" onClick={() => onTogglePlay(!playing)} disabled={!video}>
         {playing ? <IconPause size={18} /> : <IconPlay size={18} />}
       </IconButton>
       <span className="moment-player__time">
