@@ -7,6 +7,7 @@ import { registerCodecs } from './http/codec';
 import { ok, reply } from './http/envelope';
 import { registerErrorHandler } from './http/errorHandler';
 import { registerWebApp } from './http/static';
+import { blobOrigins, registerSecurityHeaders } from './http/securityHeaders';
 import { API, isUuid, MSG, type HealthInfo } from '../contract';
 import { AppError } from './errors';
 import type { BlobStore } from './adapters/blobs/blobStore';
@@ -107,10 +108,10 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
   app.addHook('onResponse', async (req, res) => {
     req.log.debug({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(res.elapsedTime) }, 'request');
   });
-  app.addHook('onSend', async (_req, res) => {
-    res.header('x-content-type-options', 'nosniff');
-    res.header('referrer-policy', 'same-origin');
-    res.header('x-frame-options', 'DENY');
+  await registerSecurityHeaders(app, {
+    appUrl: () => config.appUrl,
+    widgetUrl: config.intercomAppId && config.intercomSecret ? config.intercomWidgetUrl : null,
+    blobOrigins: blobOrigins(config),
   });
   app.get(API.health, async (req, res) => reply(req, res, ok<HealthInfo>({ ok: true, ...services.health() })));
   accountRoutes(app, services.accounts);

@@ -207,6 +207,11 @@ export interface Browser {
   offHost: string[];
   /** Uncaught page errors. */
   pageErrors: string[];
+  /**
+   * Content-Security-Policy violations: the page's and its workers' `securitypolicyviolation` events
+   * and the console's CSP errors; a test fails when this is not empty.
+   */
+  cspViolations: string[];
   close(): Promise<void>;
 }
 
@@ -243,7 +248,26 @@ export async function openBrowser(viewport: Viewport = { width: 1440, height: 90
     }
     return route.continue();
   });
-  const watch = (p: Page) => p.on('pageerror', (e) => pageErrors.push(e.message));
+  const cspViolations: string[] = [];
+  await context.exposeBinding('__clipseekCspViolation', (_source, text: string) => void cspViolations.push(text));
+  await context.addInitScript({
+    content: `document.addEventListener('securitypolicyviolation', (e) => window.__clipseekCspViolation(
+      e.effectiveDirective + ' blocked ' + (e.blockedURI || 'inline') + ' (' + e.sourceFile + ':' + e.lineNumber + ')'));`,
+  });
+  const watch = (p: Page) => {
+    p.on('pageerror', (e) => pageErrors.push(e.message));
+    p.on('console', (m) => {
+      if (/Content[ -]Security[ -]Policy/i.test(m.text())) cspViolations.push(`console: ${m.text()}`);
+    });
+    // Chromium does not log a worker's violations to the page's console; the worker's own event is
+    // relayed through its console, which reaches the page's (from the moment the worker is seen).
+    p.on('worker', (w) => {
+      w.evaluate(
+        `self.addEventListener('securitypolicyviolation', (e) => console.error('Content Security Policy violation in a worker: ' +
+          e.effectiveDirective + ' blocked ' + (e.blockedURI || 'inline')))`,
+      ).catch(() => undefined);
+    });
+  };
   context.pages().forEach(watch);
   context.on('page', watch);
   const page = context.pages()[0] ?? (await context.newPage());
@@ -252,6 +276,7 @@ export async function openBrowser(viewport: Viewport = { width: 1440, height: 90
     page,
     offHost,
     pageErrors,
+    cspViolations,
     async close() {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
@@ -309,7 +334,7 @@ export interface E2eSuite {
   app: SuiteApp;
   /**
    * Opens this test's browser. After the test it is closed, and the test fails if the page asked a
-   * host other than 127.0.0.1 or threw an uncaught error.
+   * host other than 127.0.0.1, threw an uncaught error or broke the Content-Security-Policy.
    */
   openBrowser(viewport?: Viewport): Promise<Browser>;
   /** Opens this test's browser on a new verified account, signed in through the login screen and landed on `path`. */
@@ -336,11 +361,12 @@ export function e2eSuite(env: Record<string, string> = {}): E2eSuite {
   });
   afterEach(async () => {
     if (!browser) return;
-    const { offHost, pageErrors } = browser;
+    const { offHost, pageErrors, cspViolations } = browser;
     await browser.close();
     browser = null;
     expect(offHost, 'requests to hosts other than 127.0.0.1').toEqual([]);
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+    expect(cspViolations, 'Content-Security-Policy violations').toEqual([]);
   });
 
   const current = () => {

@@ -1,4 +1,6 @@
 import { Application, Ticker } from 'pixi.js';
+// Pixi's eval-free shader and uniform uploaders: the app's Content-Security-Policy allows no eval.
+import 'pixi.js/unsafe-eval';
 import type { Teardown } from '../Teardown';
 
 /**
