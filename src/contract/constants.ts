@@ -25,6 +25,18 @@ export const RESET_CODE_TTL_SECONDS = 3600;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
 export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 10;
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 30;
+/**
+ * Abuse limits of the unauthenticated account calls (ours: the spec fixes only the 60 s between two
+ * emails). An address is the client's IP (from X-Forwarded-For only with TRUST_PROXY); an account is
+ * the email asked about. Only accepted requests count, so a refused flood does not extend itself.
+ */
+export const REGISTER_WINDOW_SECONDS = 3600;
+export const REGISTER_MAX_PER_ADDRESS = 30;
+export const REGISTER_MAX_PER_EMAIL = 10;
+/** Password-reset and verification-resend requests: emails to one account, requests from one address, an hour. */
+export const MAIL_REQUEST_WINDOW_SECONDS = 3600;
+export const MAIL_REQUESTS_MAX_PER_ACCOUNT = 5;
+export const MAIL_REQUESTS_MAX_PER_ADDRESS = 20;
 
 /** Service worker of the web app and the message it posts to open tabs (accounts spec, section 4). */
 export const SERVICE_WORKER_PATH = '/service-worker.js';

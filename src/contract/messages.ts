@@ -64,6 +64,7 @@ export const MSG = {
   wrongCredentials: 'Incorrect email or password.',
   tooManyLogins: 'Too many sign-in attempts. Please wait a few minutes and try again.',
   resendTooSoon: 'Please wait before requesting another verification email.',
+  tooManySignups: 'Too many sign-up attempts. Please try again later.',
   codeInvalid: 'This link is invalid or has already been used.',
   codeExpired: 'This link has expired. Please request a new one.',
   tokenExpired: 'Your session has expired. Please sign in again.',

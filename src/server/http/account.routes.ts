@@ -21,7 +21,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
   });
 
   app.post<Body<'register'>>(API.register, { schema: body({ email: str(320), password: str() }) }, async (req, res) => {
-    const { user, token } = await accounts.register(req.body.email, req.body.password);
+    const { user, token } = await accounts.register(req.body.email, req.body.password, req.ip);
     return reply(req, res, { data: user, token, status: 201 });
   });
 
@@ -29,7 +29,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
   app.post(API.logout, async (req, res) => reply(req, res, ok({ ok: true })));
 
   app.post<Body<'resetRequest'>>(API.resetRequest, { schema: body({ email: str(320) }) }, async (req, res) =>
-    reply(req, res, ok(await accounts.requestPasswordReset(req.body.email))),
+    reply(req, res, ok(await accounts.requestPasswordReset(req.body.email, req.ip))),
   );
 
   app.post<Body<'reset'>>(API.reset, { schema: body({ token: str(200), password: str() }) }, async (req, res) =>
@@ -51,7 +51,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
   });
 
   app.post<Body<'resendVerification'>>(API.resendVerification, { schema: body({ email: str(320) }) }, async (req, res) =>
-    reply(req, res, ok(await accounts.resendVerification(req.body.email))),
+    reply(req, res, ok(await accounts.resendVerification(req.body.email, req.ip))),
   );
 
   app.post(API.refreshToken, auth, async (req, res) => {

@@ -7,9 +7,15 @@ import {
   LOGIN_MAX_FAILURES_PER_ACCOUNT,
   LOGIN_MAX_FAILURES_PER_ADDRESS,
   LOGIN_WINDOW_SECONDS,
+  MAIL_REQUEST_WINDOW_SECONDS,
+  MAIL_REQUESTS_MAX_PER_ACCOUNT,
+  MAIL_REQUESTS_MAX_PER_ADDRESS,
   MSG,
   normaliseEmail,
   PASSWORD_MIN_LENGTH,
+  REGISTER_MAX_PER_ADDRESS,
+  REGISTER_MAX_PER_EMAIL,
+  REGISTER_WINDOW_SECONDS,
   RESEND_WAIT_SECONDS,
   RESET_CODE_TTL_SECONDS,
   resetPasswordLink,
@@ -96,9 +102,24 @@ export class AccountService {
     return { user, claims };
   }
 
-  async register(rawEmail: string, password: string) {
+  /**
+   * Refuses with 429 `message` when any of `limits` (key, window, max) is reached; else records one
+   * event under each key. Only accepted requests are recorded.
+   */
+  private async limit(message: string, limits: [key: string, windowSeconds: number, max: number][]) {
+    const waits = await Promise.all(limits.map(([key, window, max]) => this.d.rates.waitFor(key, window, max)));
+    const wait = Math.max(...waits);
+    if (wait > 0) throw rateLimited(message, wait);
+    await Promise.all(limits.map(([key]) => this.d.rates.record(key)));
+  }
+
+  async register(rawEmail: string, password: string, address: string) {
     const email = requireEmail(rawEmail);
     requirePassword(password);
+    await this.limit(MSG.tooManySignups, [
+      [`register:address:${address}`, REGISTER_WINDOW_SECONDS, REGISTER_MAX_PER_ADDRESS],
+      [`register:account:${email}`, REGISTER_WINDOW_SECONDS, REGISTER_MAX_PER_EMAIL],
+    ]);
     const passwordHash = await this.d.hasher.hash(password);
     const user = await this.d.users.create({ email, name: email.split('@')[0]!, passwordHash });
     if (!user) throw new AppError('email_exists', MSG.emailExists);
@@ -136,15 +157,23 @@ export class AccountService {
     await this.d.mailer.send(verificationMail(user.email, confirmEmailLink(this.d.appUrl(), code)));
   }
 
-  /** Answers alike for unknown, verified and unverified emails; the 60 s wait is enforced per account. */
-  async resendVerification(rawEmail: string): Promise<ResetRequestAnswer> {
+  /**
+   * Answers alike for unknown, verified and unverified emails; the 60 s wait and the hourly cap are
+   * enforced per account, the hourly cap of requests per address.
+   */
+  async resendVerification(rawEmail: string, address: string): Promise<ResetRequestAnswer> {
     const email = requireEmail(rawEmail);
+    await this.limit(MSG.resendTooSoon, [[`verify:address:${address}`, MAIL_REQUEST_WINDOW_SECONDS, MAIL_REQUESTS_MAX_PER_ADDRESS]]);
     const user = await this.d.users.byEmail(email);
     if (user && !user.is_verified) {
+      const accountKey = `verify:account:${email}`;
+      const wait = await this.d.rates.waitFor(accountKey, MAIL_REQUEST_WINDOW_SECONDS, MAIL_REQUESTS_MAX_PER_ACCOUNT);
+      if (wait > 0) throw rateLimited(MSG.resendTooSoon, wait);
       if (!(await this.d.users.claimVerificationSlot(user.id, RESEND_WAIT_SECONDS))) {
         const since = user.last_verification_sent_at ? (Date.now() - new Date(user.last_verification_sent_at).getTime()) / 1000 : 0;
         throw rateLimited(MSG.resendTooSoon, Math.max(1, Math.ceil(RESEND_WAIT_SECONDS - since)));
       }
+      await this.d.rates.record(accountKey);
       await this.sendVerification(user);
     }
     return { retryAfterSeconds: RESEND_WAIT_SECONDS };
@@ -158,14 +187,20 @@ export class AccountService {
     return { user: toUser(user), token: await this.issue(user) };
   }
 
-  /** Unknown emails get the same answer and the same 60 s limit, so the call reveals nothing. */
-  async requestPasswordReset(rawEmail: string): Promise<ResetRequestAnswer> {
+  /**
+   * Unknown emails get the same answer and the same limits, so the call reveals nothing: one a minute
+   * and 5 an hour per account, 20 an hour per address, each refused with the spec's message.
+   */
+  async requestPasswordReset(rawEmail: string, address: string): Promise<ResetRequestAnswer> {
     const email = requireEmail(rawEmail);
     const key = `reset:${email}`;
     const since = await this.d.rates.secondsSinceLast(key);
     if (since !== null && since < RESEND_WAIT_SECONDS)
       throw rateLimited(MSG.resetLimitServer, Math.max(1, Math.ceil(RESEND_WAIT_SECONDS - since)));
-    await this.d.rates.record(key);
+    await this.limit(MSG.resetLimitServer, [
+      [key, MAIL_REQUEST_WINDOW_SECONDS, MAIL_REQUESTS_MAX_PER_ACCOUNT],
+      [`reset:address:${address}`, MAIL_REQUEST_WINDOW_SECONDS, MAIL_REQUESTS_MAX_PER_ADDRESS],
+    ]);
     const user = await this.d.users.byEmail(email);
     if (user) {
       const code = newCode();
