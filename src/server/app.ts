@@ -1,5 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { createPinoLogger, redactUrl } from './logging';
 import type { Config } from './config';
 import { accountRoutes } from './http/account.routes';
 import { adminRoutes } from './http/admin.routes';
@@ -85,8 +85,7 @@ function assertIds(params: unknown, query: unknown) {
 }
 
 /** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
-export const createLogger = (config: Config): FastifyBaseLogger =>
-  pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-admin-key"]'] });
+export const createLogger = (config: Config): FastifyBaseLogger => createPinoLogger(config.logLevel);
 
 export async function buildHttpApp(config: Config, log: FastifyBaseLogger, services: Services, adminKey: string): Promise<FastifyInstance> {
   const app = Fastify({
@@ -106,7 +105,7 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
   registerErrorHandler(app);
   app.addHook('preHandler', async (req) => assertIds(req.params, req.query));
   app.addHook('onResponse', async (req, res) => {
-    req.log.debug({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(res.elapsedTime) }, 'request');
+    req.log.debug({ method: req.method, url: redactUrl(req.url), status: res.statusCode, ms: Math.round(res.elapsedTime) }, 'request');
   });
   await registerSecurityHeaders(app, {
     appUrl: () => config.appUrl,

@@ -369,7 +369,7 @@ async function runCli() {
     ? `these features are off:\n${off.map((f) => `    - ${f.label}: ${f.reason}`).join('\n')}`
     : 'every feature on';
   console.log(
-    `\nClipseek is running at ${server.url}${web}\n  data: ${config.dataDir}${config.databaseUrl ? ' (PostgreSQL via DATABASE_URL)' : ' (embedded PGlite)'}\n  mail: ${config.smtpUrl ? 'SMTP' : `written to ${path.join(config.dataDir, 'mail')} and the links printed here`}\n  indexing: ${indexing}\n`,
+    `\nClipseek is running at ${server.url}${web}\n  data: ${config.dataDir}${config.databaseUrl ? ' (PostgreSQL via DATABASE_URL)' : ' (embedded PGlite)'}\n  mail: ${config.smtpUrl ? 'SMTP' : `written to ${path.join(config.dataDir, 'mail')}, one file a message (links stay out of the log)`}\n  indexing: ${indexing}\n`,
   );
   let stopping = false;
   const stop = (signal: string) => {

@@ -8,7 +8,7 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
-  /** The one link the message is about, printed in the log by the outbox. */
+  /** The one link the message is about (the outbox's log line names the file that holds it, never the link). */
   link?: string;
 }
 
@@ -28,7 +28,7 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-/** The embedded default: each message becomes a file in DATA_DIR/mail and its link a log line. */
+/** The embedded default: each message becomes a file in DATA_DIR/mail, named in a log line. */
 export function outboxMailer(dataDir: string, from: string, log: FastifyBaseLogger): Mailer {
   const dir = path.join(dataDir, 'mail');
   return {
@@ -40,7 +40,8 @@ export function outboxMailer(dataDir: string, from: string, log: FastifyBaseLogg
         '\r\n',
       );
       await fs.promises.writeFile(file, eml);
-      log.info({ to: m.to, subject: m.subject, file }, `mail to ${m.to}: ${m.subject}${m.link ? ` -> ${m.link}` : ''}`);
+      // The link (a sign-in, verification or reset code) stays in the file: logs are read by more people than mail is.
+      log.info({ to: m.to, subject: m.subject, file }, `mail to ${m.to}: ${m.subject} (its link is in ${file})`);
     },
     close: () => undefined,
   };
