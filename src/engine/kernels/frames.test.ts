@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveFrameRate, frameAt, lastFrame, nearestFrame, snapTime } from './frames';
+import { effectiveFrameRate, frameAt, lastFrame, nearestFrame, rangeFrames, rangeSeconds, sameRange, snapTime } from './frames';
 
 describe('frames', () => {
   it('assumes 30 fps when the rate is unknown', () => {
@@ -29,5 +29,20 @@ describe('frames', () => {
     expect(snapTime(1.03, 25, 10)).toBeCloseTo(1.04, 12);
     expect(snapTime(12, 25, 10)).toBe(10);
     expect(snapTime(-3, 25, 10)).toBe(0);
+  });
+});
+
+describe('ranges in frames', () => {
+  it('snaps a range in seconds to frame boundaries inside the media and back', () => {
+    expect(rangeFrames({ start: 1.01, end: 2.49 }, 25, 10)).toEqual({ start: 25, end: 62 });
+    expect(rangeFrames({ start: -3, end: 99 }, 25, 10)).toEqual({ start: 0, end: 250 });
+    expect(rangeSeconds({ start: 25, end: 62 }, 25)).toEqual({ start: 1, end: 2.48 });
+  });
+
+  it('compares ranges by value, null included', () => {
+    expect(sameRange({ start: 1, end: 2 }, { start: 1, end: 2 })).toBe(true);
+    expect(sameRange({ start: 1, end: 2 }, { start: 1, end: 2.04 })).toBe(false);
+    expect(sameRange(null, null)).toBe(true);
+    expect(sameRange(null, { start: 0, end: 1 })).toBe(false);
   });
 });

@@ -38,3 +38,24 @@ export function frameTime(frame: number, fps: number): number {
 export function snapTime(seconds: number, fps: number, duration: number): number {
   return frameTime(nearestFrame(seconds, fps, duration), fps);
 }
+
+/** A range in seconds (the moment range the app reads). */
+export interface SecondsRange {
+  start: number;
+  end: number;
+}
+
+/** A range in seconds snapped to the nearest frame boundaries inside the media, as frame indexes. */
+export function rangeFrames(range: SecondsRange, fps: number, duration: number): { start: number; end: number } {
+  return { start: nearestFrame(range.start, fps, duration), end: nearestFrame(range.end, fps, duration) };
+}
+
+/** A range in frames as seconds at its frame boundaries. */
+export function rangeSeconds(range: { start: number; end: number }, fps: number): SecondsRange {
+  return { start: frameTime(range.start, fps), end: frameTime(range.end, fps) };
+}
+
+/** Two ranges (or their absence) are the same. */
+export function sameRange(a: SecondsRange | null, b: SecondsRange | null): boolean {
+  return a === b || (!!a && !!b && a.start === b.start && a.end === b.end);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dragEnd, dragStart, markIn, markOut, minRangeFrames, moveRange, normalizeRange } from './handles';
+import { dragEnd, dragStart, handleAtX, markIn, markOut, minRangeFrames, moveRange, normalizeRange } from './handles';
 
 describe('handle limits', () => {
   it('keeps 36 px when that is longer than 0.1 s', () => {
@@ -62,5 +62,29 @@ describe('handle limits', () => {
     expect(markOut({ start: 30, end: 90 }, 10, 3, 10, 30)).toEqual({ start: 7, end: 10 });
     expect(markOut(null, 0, 3, 10, 30)).toEqual({ start: 0, end: 3 });
     expect(markIn(null, 300, 3, 10, 30)).toEqual({ start: 297, end: 300 });
+  });
+});
+
+describe('handle under the pointer', () => {
+  const reach = { width: 10, slop: 4 };
+  it('finds the start bar outside the range and a few px inside it', () => {
+    expect(handleAtX(100, 100, 300, reach)).toBe('start');
+    expect(handleAtX(86, 100, 300, reach)).toBe('start');
+    expect(handleAtX(104, 100, 300, reach)).toBe('start');
+    expect(handleAtX(85, 100, 300, reach)).toBeNull();
+    expect(handleAtX(105, 100, 300, reach)).toBeNull();
+  });
+
+  it('finds the end bar outside the range and a few px inside it', () => {
+    expect(handleAtX(296, 100, 300, reach)).toBe('end');
+    expect(handleAtX(314, 100, 300, reach)).toBe('end');
+    expect(handleAtX(295, 100, 300, reach)).toBeNull();
+    expect(handleAtX(315, 100, 300, reach)).toBeNull();
+  });
+
+  it('gives a narrow range to the handle asked for first', () => {
+    expect(handleAtX(102, 100, 104, reach)).toBe('start');
+    expect(handleAtX(102, 100, 104, reach, 'end')).toBe('end');
+    expect(handleAtX(200, 100, 100, reach, 'end')).toBeNull();
   });
 });

@@ -71,3 +71,21 @@ export function markOut(range: FrameRange | null, frame: number, minFrames: numb
   // At the very start of the media the range can only grow forwards.
   return end - start < minFrames ? normalizeRange({ start, end: start + minFrames }, minFrames, duration, fps) : { start, end };
 }
+
+/** How far a handle reaches: its bar's width outside the range, and the grab slop on both sides (px). */
+export interface HandleReach {
+  width: number;
+  slop: number;
+}
+
+/**
+ * The handle under `x` (px), for a range drawn from `xs` to `xe`: the bars sit just outside the
+ * range and grabbing may start a few px inside it. When both reach `x` (a very narrow range, or
+ * adjacent clips), `first` wins.
+ */
+export function handleAtX(x: number, xs: number, xe: number, reach: HandleReach, first: 'start' | 'end' = 'start'): 'start' | 'end' | null {
+  const onStart = x >= xs - reach.width - reach.slop && x <= xs + reach.slop;
+  const onEnd = x >= xe - reach.slop && x <= xe + reach.width + reach.slop;
+  if (onStart && onEnd) return first;
+  return onStart ? 'start' : onEnd ? 'end' : null;
+}

@@ -1,5 +1,3 @@
-import type { Application } from 'pixi.js';
-import { createOnDemandApp, mountCanvas } from '../render/pixiApp';
 import { ARROW_SEEK_SECONDS, TIMELINE } from '../../contract';
 import { dragEnd, dragStart, effectiveFrameRate, keyCommand, minRangeFrames, nextShuttle, type FrameRange } from '../kernels';
 import { PlayheadLayer } from '../render/PlayheadLayer';
@@ -8,7 +6,7 @@ import type { RenderView } from '../render/RenderView';
 import { RulerLayer } from '../render/RulerLayer';
 import { COLORS, HANDLE_SLOP, HANDLE_WIDTH } from '../render/theme';
 import { ClipBlocksLayer } from './ClipBlocksLayer';
-import { Teardown } from '../Teardown';
+import { OnDemandEngine } from '../core/OnDemandEngine';
 import { History, historyKey } from './history';
 import {
   clipFrames,
@@ -79,29 +77,23 @@ type Drag =
  * own the players: the app reports playback time with `setPlaybackTime` and hears `onPreload` 2 s
  * before each clip ends.
  */
-export class SequenceEngine {
-  private readonly teardown = new Teardown();
+export class SequenceEngine extends OnDemandEngine<SequenceEngineState> {
   private readonly history = new History<SequenceState>();
-  private readonly listeners = new Set<() => void>();
-  private state: SequenceEngineState;
-  private app: Application | null = null;
   private ruler: RulerLayer | null = null;
   private rangeLayer: RangeLayer | null = null;
   private playhead: PlayheadLayer | null = null;
   private blocks: ClipBlocksLayer | null = null;
   /** While a handle is dragged the scale stays as it was at the press, so the handle follows the pointer. */
   private frozenDuration: number | null = null;
-  private cancelFrame: (() => void) | null = null;
   private drag: Drag | null = null;
   private hover: 'start' | 'end' | null = null;
   /** The clip whose preload already fired for this pass (reset on seeks and edits). */
   private preloaded = -1;
   private idCounter = 0;
-  renders = 0;
 
   private constructor(private readonly options: SequenceEngineOptions) {
     const clips = [...options.clips];
-    this.state = {
+    super({
       clips,
       currentTime: 0,
       duration: sequenceDuration(clips),
@@ -113,7 +105,12 @@ export class SequenceEngine {
       dragging: null,
       dropIndex: null,
       viewWidth: Math.max(1, Math.round(options.container.clientWidth)),
-    };
+    });
+  }
+
+  /** Frames drawn (tests). */
+  get renders(): number {
+    return this.drawn;
   }
 
   /** Creates the editor and its canvas inside `options.container`. */
@@ -129,20 +126,16 @@ export class SequenceEngine {
   }
 
   private async init() {
-    const { container } = this.options;
-    const app = await createOnDemandApp({ width: this.state.viewWidth, height: ROWS_HEIGHT, background: COLORS.background });
-    if (this.teardown.disposed) {
-      app.destroy({ removeView: true }, { children: true, context: true });
-      return;
-    }
-    this.app = app;
-    this.teardown.add(() => {
-      this.blocks?.destroy();
-      app.destroy({ removeView: true }, { children: true, context: true });
-      this.app = null;
+    const canvas = await this.mount({
+      container: this.options.container,
+      testId: 'sequence-canvas',
+      width: this.state.viewWidth,
+      height: ROWS_HEIGHT,
+      background: COLORS.background,
+      beforeDestroy: () => this.blocks?.destroy(),
     });
-    const canvas = mountCanvas(app, container, 'sequence-canvas', this.teardown);
-
+    const app = this.app;
+    if (!canvas || !app) return;
     this.ruler = new RulerLayer();
     this.rangeLayer = new RangeLayer();
     this.playhead = new PlayheadLayer();
@@ -153,9 +146,6 @@ export class SequenceEngine {
     );
     app.stage.addChild(this.blocks.container, this.ruler.container, this.rangeLayer.container, this.playhead.graphics);
 
-    const observer = new ResizeObserver(() => this.resize());
-    observer.observe(container);
-    this.teardown.add(() => observer.disconnect());
     const td = this.teardown;
     td.listen(canvas, 'pointerdown', (e) => this.onPointerDown(e as PointerEvent));
     td.listen(canvas, 'pointermove', (e) => this.onPointerMove(e as PointerEvent));
@@ -169,28 +159,13 @@ export class SequenceEngine {
   // ---------------------------------------------------------------------------------------------
   // State
 
-  /** The current state; the same object until something changes (for useSyncExternalStore). */
-  getState(): SequenceEngineState {
-    return this.state;
-  }
-
-  /** Calls `listener` after every state change; returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void {
-    if (this.teardown.disposed) return () => {};
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   private set(patch: Partial<SequenceEngineState>) {
-    if (this.teardown.disposed) return;
     const next = { ...this.state, ...patch };
     if (patch.clips) next.duration = sequenceDuration(next.clips);
     next.current = locate(next.clips, next.currentTime)?.index ?? -1;
     next.canUndo = this.history.canUndo;
     next.canRedo = this.history.canRedo;
-    this.state = next;
-    this.invalidate();
-    for (const l of [...this.listeners]) l();
+    this.publish(next);
   }
 
   /** An edit: recorded for undo, applied, and the player told where the playhead went. */
@@ -451,20 +426,12 @@ export class SequenceEngine {
   // ---------------------------------------------------------------------------------------------
   // Drawing on demand
 
-  private resize() {
+  protected resize() {
     const width = Math.max(1, Math.round(this.options.container.clientWidth));
     if (this.app && width !== this.state.viewWidth) {
       this.app.renderer.resize(width, ROWS_HEIGHT);
       this.set({ viewWidth: width });
     }
-  }
-
-  private invalidate() {
-    if (this.cancelFrame || !this.app || this.teardown.disposed) return;
-    this.cancelFrame = this.teardown.frame(() => {
-      this.cancelFrame = null;
-      this.draw();
-    });
   }
 
   private view(): RenderView {
@@ -484,7 +451,7 @@ export class SequenceEngine {
     };
   }
 
-  private draw() {
+  protected draw() {
     const app = this.app;
     if (!app || !this.ruler || !this.rangeLayer || !this.playhead) return;
     const t0 = performance.now();
@@ -494,14 +461,7 @@ export class SequenceEngine {
     this.rangeLayer.update(v);
     this.playhead.update(v);
     app.render();
-    this.renders++;
     this.options.onFrame?.(performance.now() - t0);
-  }
-
-  /** Frees the canvas, listeners, textures and frames; later calls do nothing. */
-  destroy() {
-    this.listeners.clear();
-    this.teardown.dispose();
   }
 
   /** Internals the TestTimeline helper and the benchmark observe. Not for app code. */
