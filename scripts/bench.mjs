@@ -7,11 +7,15 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const dir = path.join(root, 'tests', 'bench');
 const only = process.argv.slice(2);
-const files = fs
-  .readdirSync(dir)
-  .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
-  .sort();
+const all = fs.readdirSync(dir).filter((f) => f.endsWith('.bench.ts'));
+// A name picks its own file exactly (`load` is load.bench.ts, not upload.bench.ts); otherwise every
+// file whose name contains it.
+const picked = (o) => (all.includes(`${o}.bench.ts`) ? [`${o}.bench.ts`] : all.filter((f) => f.includes(o)));
+const files = (only.length === 0 ? all : [...new Set(only.flatMap(picked))]).sort();
+if (files.length === 0) {
+  console.error(`no benchmark matches ${only.join(', ')} (in ${dir})`);
+  process.exit(1);
+}
 let failed = 0;
 for (const f of files) {
   console.log(`\n=== ${f} ===`);
