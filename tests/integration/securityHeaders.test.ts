@@ -57,7 +57,7 @@ describe('security headers', () => {
       expect(directive(csp, 'script-src')).toBe("script-src 'self' 'wasm-unsafe-eval'");
       expect(directive(csp, 'worker-src')).toBe("worker-src 'self' blob:");
       expect(directive(csp, 'media-src')).toBe("media-src 'self' blob:");
-      expect(directive(csp, 'connect-src')).toBe("connect-src 'self'");
+      expect(directive(csp, 'connect-src')).toBe("connect-src 'self' blob:");
       expect(directive(csp, 'frame-ancestors')).toBe("frame-ancestors 'none'");
       expect(directive(csp, 'object-src')).toBe("object-src 'none'");
       // Served over plain http: no upgrade of the app's own http requests.

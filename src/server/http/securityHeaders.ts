@@ -48,7 +48,8 @@ const isIntercom = (origin: string) => /^https:\/\/([a-z0-9-]+\.)*intercom\.io$/
  * - media and img blob: hls.js plays through MediaSource (blob: URLs) and the merge preview is a blob;
  *   img data: the image query's preview (a data:image/ URL), Radix and canvas snapshots.
  * - style 'unsafe-inline': Radix and react-remove-scroll set style elements and attributes; scripts stay strict.
- * - connect 'self': the API, HLS segments, byte ranges, ffmpeg's core and wasm; plus the blob store's origin.
+ * - connect 'self': the API, HLS segments, byte ranges, ffmpeg's core and wasm; blob: reading back the
+ *   page's own blobs (the merge preview's bytes); plus the blob store's origin.
  * - frame-ancestors 'none' (clickjacking), form-action 'self' (the local billing portal's one form),
  *   object-src 'none', base-uri 'self'.
  * The support-chat widget, when configured, adds its script's origin (and Intercom's hosts for
@@ -71,7 +72,7 @@ export function appCspDirectives(o: { https: boolean; widgetUrl: string | null; 
     'img-src': unique(["'self'", 'data:', 'blob:', ...o.blobOrigins, ...extra('img')]),
     'media-src': unique(["'self'", 'blob:', ...o.blobOrigins, ...extra('media')]),
     'font-src': unique(["'self'", 'data:', ...extra('font')]),
-    'connect-src': unique(["'self'", ...o.blobOrigins, ...extra('connect')]),
+    'connect-src': unique(["'self'", 'blob:', ...o.blobOrigins, ...extra('connect')]),
     'frame-src': widget ? unique(extra('frame')) : ["'none'"],
     'manifest-src': ["'self'"],
   };
