@@ -17,7 +17,7 @@ import { SegmentedControl } from '../../ui/SegmentedControl';
 import { Tooltip } from '../../ui/Tooltip';
 import { IconFullscreen, IconPause, IconPlay } from '../moment/playerIcons';
 import { useSessionSound, VolumeControl } from '../moment/VolumeControl';
-import { mediaNameOf } from '../search/MomentCard';
+import { mediaNameOf } from '../search/mediaInfo';
 import { formatTimecode } from '../search/momentFormat';
 import { previewPlaylistUrl } from '../search/momentPlayer';
 import { MomentList } from './MomentList';

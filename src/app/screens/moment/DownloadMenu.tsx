@@ -5,7 +5,7 @@ import { useCredits } from '../../hooks/useCredits';
 import { downloadCost, downloadMoment, downloadOptions, setRemoveWatermark, type MomentToTake } from '../../state/downloads';
 import { libraries } from '../../state/libraries';
 import { Menu, MenuCheckboxItem, MenuHeader, MenuItem, MenuSeparator } from '../../ui/Menu';
-import { mediaNameOf } from '../search/MomentCard';
+import { mediaNameOf } from '../search/mediaInfo';
 
 const FORMATS: MomentDownloadFormat[] = ['mp4', 'gif', 'both', 'srt'];
 

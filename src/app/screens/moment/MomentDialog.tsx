@@ -5,7 +5,7 @@ import { effectiveRange, momentEdits, resetMomentRange, updateMomentRange } from
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { IconDownload, IconSearch, IconSimilar } from '../../ui/icons';
-import { mediaNameOf } from '../search/MomentCard';
+import { mediaNameOf } from '../search/mediaInfo';
 import { formatMomentLength, formatTimecode } from '../search/momentFormat';
 import { DownloadMenu } from './DownloadMenu';
 import { MomentSidePanel } from './MomentLines';

@@ -13,23 +13,7 @@ import type { MasonryCell } from './masonry';
 import { formatMomentLength, formatTimecode } from './momentFormat';
 import { showsVideo } from './previewRecovery';
 import { useHoverIntent, useInView, useMomentPreview } from './useMomentPreview';
-
-/** The media's original link, when it came from an http(s) address (anything else gets no icon). */
-export function externalUrlOf(media: Media | undefined): string | null {
-  const url = media?.origin.url;
-  if (!url) return null;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
-  } catch {
-    return null;
-  }
-}
-
-export const canPreview = (moment: Moment, media: Media | undefined) =>
-  Boolean(media && media.kind === 'video' && media.capabilities.preview && moment.endTime > moment.startTime);
-
-export const mediaNameOf = (media: Media | undefined) => media?.metadata.name || media?.metadata.filename || 'Untitled media';
+import { canPreview, externalUrlOf, mediaNameOf } from './mediaInfo';
 
 /** A moment in the results grid (spec section 2): preview, time range, media name, source link, select, similar. */
 export const MomentCard = memo(function MomentCard({

@@ -34,7 +34,7 @@ import { MomentDialog } from '../moment/MomentDialog';
 import { dragHasFiles } from '../upload/dropFiles';
 import { emojiNamesLoaded, hasEmoji, loadEmojiNames, normalizeSearchText } from './emoji';
 import { effectiveSelection } from './librarySwitcher';
-import { mediaNameOf } from './MomentCard';
+import { mediaNameOf } from './mediaInfo';
 import { formatTimecode } from './momentFormat';
 import { splitByConfidence } from './confidence';
 import { ResultsGrid } from './ResultsGrid';
