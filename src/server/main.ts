@@ -16,6 +16,9 @@ import { accountCleanupJob } from './jobs/accountCleanup.job';
 import { registerJobs, requeueOrphanedJobs, type JobDefinition } from './jobs/registry';
 import { ingestJob } from './jobs/ingest.job';
 import { uploadExpiryJob } from './jobs/uploadExpiry.job';
+import { blobSweepJob } from './jobs/blobSweep.job';
+import { BlobRefsRepository } from './repositories/blobRefs.repository';
+import { BlobSweepService } from './services/blobSweep.service';
 import type { BlobStore } from './adapters/blobs/blobStore';
 import { LocalBlobStore } from './adapters/blobs/localBlobStore';
 import { S3BlobStore } from './adapters/blobs/s3BlobStore';
@@ -73,6 +76,8 @@ export interface RunningServer {
   ledger: LedgerService;
   renders: RenderService;
   external: ExternalService;
+  /** The orphan-blob sweep (the `blobs.sweep` job runs it hourly). */
+  blobSweep: BlobSweepService;
   /** What the indexer can compute here (as `GET /health` answers). */
   health(): Omit<HealthInfo, 'ok'>;
   close(): Promise<void>;
@@ -252,6 +257,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       log,
       waitMs: config.renderWaitMs,
     });
+    const blobSweep = new BlobSweepService({ blobs, refs: new BlobRefsRepository(database.db), log });
     const accounts = new AccountService({
       users,
       codes: new CodeRepository(database.db),
@@ -312,6 +318,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
         renderExpiryJob(renders),
         uploadExpiryJob(uploads),
         renewalJob(billing),
+        blobSweepJob(blobSweep),
       ],
       config.role !== 'api',
     ));
@@ -341,6 +348,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       ledger,
       renders,
       external,
+      blobSweep,
       health,
       close: closeAll,
     };

@@ -44,6 +44,14 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Deletes everything under a key prefix. */
   deletePrefix(prefix: string): Promise<void>;
+  /** Every object under `prefix` and when it was last written (the orphan sweep walks these). */
+  list(prefix: string): AsyncIterable<{ key: string; modified: Date }>;
+  /**
+   * Removes the store's own leftovers older than `before`: temp files of writes cut off by a crash,
+   * and multipart uploads that `isOpen` (given our upload id, or the store's own) does not know.
+   * Returns how many it removed.
+   */
+  sweepTemp(before: Date, isOpen: (id: string) => boolean): Promise<number>;
 }
 
 /** Reads a whole (small) object stream into memory. */

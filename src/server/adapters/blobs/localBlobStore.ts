@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -10,6 +10,11 @@ export class PartTooLargeError extends Error {}
 /**
  * Files under DATA_DIR/blobs. A multipart upload preallocates the final file and each part is written
  * at its offset, so finishing is a rename, never a copy. URLs are HMAC-signed with an expiry.
+ *
+ * Crash safety: nothing is ever written under an object's final name. Uploads grow in `incoming/`,
+ * every other write in `tmp/`, and a finished file is renamed into `objects/` (atomic within one
+ * filesystem), so a process killed mid-write leaves a temp file (removed by the blob sweep job), never
+ * a half-written object that would be served, played or indexed.
  */
 export class LocalBlobStore implements BlobStore {
   readonly kind = 'local' as const;
@@ -20,6 +25,7 @@ export class LocalBlobStore implements BlobStore {
   ) {
     fs.mkdirSync(path.join(root, 'objects'), { recursive: true });
     fs.mkdirSync(path.join(root, 'incoming'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
   }
 
   objectPath(key: string) {
@@ -119,8 +125,17 @@ export class LocalBlobStore implements BlobStore {
   async put(key: string, body: Buffer | Readable) {
     const dest = this.objectPath(key);
     await fs.promises.mkdir(path.dirname(dest), { recursive: true });
-    if (Buffer.isBuffer(body)) await fs.promises.writeFile(dest, body);
-    else await pipeline(body, fs.createWriteStream(dest));
+    // Written whole under a temp name, then renamed: readers see the old object or the new one,
+    // never a prefix of it (writing `dest` directly left a truncated file after a kill).
+    const tmp = path.join(this.root, 'tmp', `${randomUUID()}.part`);
+    try {
+      if (Buffer.isBuffer(body)) await fs.promises.writeFile(tmp, body);
+      else await pipeline(body, fs.createWriteStream(tmp));
+      await fs.promises.rename(tmp, dest);
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   async exists(key: string) {
@@ -140,5 +155,44 @@ export class LocalBlobStore implements BlobStore {
 
   async deletePrefix(prefix: string) {
     await fs.promises.rm(this.objectPath(prefix.replace(/\/$/, '')), { recursive: true, force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<{ key: string; modified: Date }> {
+    const objects = path.join(this.root, 'objects');
+    const walk = async function* (dir: string): AsyncGenerator<{ key: string; modified: Date }> {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fs.promises.readdir(dir, { withFileTypes: true });
+      } catch {
+        return; // removed meanwhile, or never made
+      }
+      for (const e of entries) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) yield* walk(full);
+        else if (e.isFile()) {
+          const st = await fs.promises.stat(full).catch(() => null);
+          if (st) yield { key: path.relative(objects, full).split(path.sep).join('/'), modified: st.mtime };
+        }
+      }
+    };
+    const top = prefix.replace(/\/$/, '');
+    yield* walk(top ? this.objectPath(top) : objects);
+  }
+
+  async sweepTemp(before: Date, isOpen: (id: string) => boolean) {
+    let removed = 0;
+    for (const [dir, keep] of [
+      ['tmp', () => false],
+      ['incoming', isOpen],
+    ] as const) {
+      const full = path.join(this.root, dir);
+      for (const name of await fs.promises.readdir(full).catch(() => [] as string[])) {
+        const st = await fs.promises.stat(path.join(full, name)).catch(() => null);
+        if (!st || st.mtime >= before || keep(name)) continue;
+        await fs.promises.rm(path.join(full, name), { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 }

@@ -6,6 +6,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
@@ -26,7 +27,12 @@ export interface S3Options {
   forcePathStyle: boolean;
 }
 
-/** Any S3-compatible store: the browser PUTs parts straight to presigned multipart part URLs. */
+/**
+ * Any S3-compatible store: the browser PUTs parts straight to presigned multipart part URLs. Crash
+ * safety: a PutObject or CompleteMultipartUpload makes an object appear whole or not at all, so a
+ * killed write never leaves a readable partial object; cut-off multipart uploads are aborted by the
+ * blob sweep job (`sweepTemp`).
+ */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3' as const;
   private readonly s3: S3Client;
@@ -156,5 +162,41 @@ export class S3BlobStore implements BlobStore {
       if (keys.length) await this.s3.send(new DeleteObjectsCommand({ Bucket: this.o.bucket, Delete: { Objects: keys } }));
       token = r.IsTruncated ? r.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  async *list(prefix: string): AsyncIterable<{ key: string; modified: Date }> {
+    let token: string | undefined;
+    do {
+      const r = await this.s3.send(new ListObjectsV2Command({ Bucket: this.o.bucket, Prefix: prefix, ContinuationToken: token }));
+      for (const c of r.Contents ?? []) if (c.Key) yield { key: c.Key, modified: c.LastModified ?? new Date() };
+      token = r.IsTruncated ? r.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  async sweepTemp(before: Date, isOpen: (id: string) => boolean) {
+    let removed = 0;
+    let keyMarker: string | undefined;
+    let idMarker: string | undefined;
+    try {
+      for (;;) {
+        const r = await this.s3.send(
+          new ListMultipartUploadsCommand({ Bucket: this.o.bucket, KeyMarker: keyMarker, UploadIdMarker: idMarker }),
+        );
+        for (const u of r.Uploads ?? []) {
+          if (!u.Key || !u.UploadId || isOpen(u.UploadId) || (u.Initiated && u.Initiated >= before)) continue;
+          await this.abortMultipart({ uploadId: '', key: u.Key, storeUploadId: u.UploadId });
+          removed++;
+        }
+        if (!r.IsTruncated) break;
+        keyMarker = r.NextKeyMarker;
+        idMarker = r.NextUploadIdMarker;
+      }
+    } catch (err) {
+      // S3-compatible servers without ListMultipartUploads (s3rver): the bucket's lifecycle rule
+      // (AbortIncompleteMultipartUpload) is the only cleanup there.
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status !== 405 && status !== 501 && (err as Error).name !== 'NotImplemented') throw err;
+    }
+    return removed;
   }
 }
