@@ -70,6 +70,15 @@ function wrap(pool: pg.Pool, kind: Database['kind'], close: () => Promise<void>)
   pool.on('error', () => {
     /* a dropped idle connection is replaced on next use */
   });
+  // A connection checked out of the pool (a transaction, a query between two others) that the
+  // database drops (a restart, a failover) emits 'error' on its client, and with no listener that
+  // is an uncaught exception that killed the whole process; the statement in flight fails on its
+  // own and the pool discards the broken client when it is released, so the listener only has to exist.
+  pool.on('connect', (client) =>
+    client.on('error', () => {
+      /* reported to the caller through its failed query */
+    }),
+  );
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
