@@ -20,6 +20,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   role: 'all' | 'api' | 'worker';
   webDir: string;
+  /** The demo library's sample videos (`DEMO_DIR`, default assets/demo); an empty folder gives an empty demo library. */
+  demoDir: string;
   trustProxy: boolean;
   blobStore: 'local' | 's3';
   s3: {
@@ -167,8 +169,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     role: oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all'),
     webDir: path.resolve(env.WEB_DIR || 'dist'),
+    demoDir: demoDir(env),
     trustProxy: trust === 'true',
   };
+}
+
+function demoDir(env: Record<string, string | undefined>) {
+  if (!env.DEMO_DIR) return path.resolve(import.meta.dirname, '../../assets/demo');
+  const dir = path.resolve(env.DEMO_DIR);
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
+    throw new ConfigError('DEMO_DIR', `must be an existing folder (${env.DEMO_DIR} is not one)`);
+  return dir;
 }
 
 /** MODELS_DIR, else the project's own `models/` folder (committed; MODELS_URL adds the optional CLIP pair to it). */

@@ -116,7 +116,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
             forcePathStyle: config.s3.forcePathStyle,
           })
         : new LocalBlobStore(path.join(config.dataDir, 'blobs'), secret, () => config.appUrl);
-    const demoItems = await loadDemoItems(blobs);
+    const demoItems = await loadDemoItems(blobs, config.demoDir);
 
     // The queue starts after HTTP is built; services reach it through this port.
     const queueRef: { boss?: PgBoss } = {};
@@ -220,6 +220,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       },
       workDir: path.join(config.dataDir, 'work'),
       download: (media, work, onProgress) => external.download(media, work, onProgress),
+      log,
     });
     const uploads = new UploadService({
       library: libraries,

@@ -11,6 +11,7 @@ import type { MediaRepository, MediaRow } from '../repositories/media.repository
 import { InsufficientCreditsError } from './ledger.service';
 import type { IndexModels, IngestBilling } from './ports';
 import { representativePoster } from './posterFrame';
+import { holdAt } from '../testHold';
 
 /** The ingest stages, in order; each is idempotent and recorded when done, so a retry resumes. */
 export const STAGES = ['download', 'probe', 'preview', 'thumbnails', 'keyframes', 'visual', 'speech', 'descriptions', 'complete'] as const;
@@ -54,6 +55,8 @@ export interface IngestDeps {
   workDir: string;
   /** Fetches a media imported from a link and stores it as its original (the `download` stage). */
   download?: (media: MediaRow, work: string, onProgress: (f: number) => void) => Promise<MediaRow>;
+  /** Stage starts and ends: after a crash they show where a media's ingest resumed. */
+  log?: { info(o: object, msg: string): void };
 }
 
 const hlsKey = (id: string, file: string) => `derived/${id}/hls/${file}`;
@@ -91,6 +94,7 @@ export class IngestService {
     let media: MediaRow = start;
     const state = await this.d.index.state(mediaId);
     const done = new Set(state.done);
+    if (done.size) this.d.log?.info({ mediaId, done: state.done }, 'ingest resumed');
     const timings: Record<string, number> = { ...(state.timings ?? {}) };
     // Progress: each stage's share of the work times how far it got (done stages count whole).
     const fraction: Partial<Record<Stage, number>> = Object.fromEntries(state.done.map((s) => [s, 1]));
@@ -111,6 +115,8 @@ export class IngestService {
     const runStage = async (stage: Stage, m: MediaRow): Promise<MediaRow> => {
       if (done.has(stage)) return m;
       await progress(stage, 0, true);
+      this.d.log?.info({ mediaId, stage }, 'ingest stage started');
+      await holdAt(`ingest:${stage}`, m.filename, { mediaId });
       const t0 = performance.now();
       let next: MediaRow;
       try {
@@ -122,6 +128,7 @@ export class IngestService {
       timings[stage] = Math.round(performance.now() - t0);
       await this.d.index.patchState(mediaId, { timings, stage });
       await this.d.index.markDone(mediaId, stage);
+      this.d.log?.info({ mediaId, stage, ms: timings[stage] }, 'ingest stage done');
       fraction[stage] = 1;
       return next;
     };
@@ -357,6 +364,7 @@ export class IngestService {
           const cost = ingestCost(p.duration);
           // One key per media: a retried job, or a retry after a crash, never charges twice.
           await this.d.billing.charge(media.user_id, cost, `ingest:${media.id}`, `Indexing ${media.name}`);
+          await holdAt('ingest:charged', media.filename, { mediaId: media.id });
           await this.d.index.patchState(media.id, { charged: cost });
         }
         return this.d.media.transition(media.id, ['processing'], { status: 'completed', progress: 1 });

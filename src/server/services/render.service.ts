@@ -26,6 +26,7 @@ import type { MediaRow } from '../repositories/media.repository';
 import type { RenderRepository, RenderRow } from '../repositories/render.repository';
 import type { RenderSpec } from '../db/schema';
 import type { JobQueue } from './ports';
+import { holdAt } from '../testHold';
 
 export const RENDER_JOB = 'media.render';
 /** Outputs are kept this long, then the expiry job removes them (an identical request reuses them until then). */
@@ -269,6 +270,8 @@ export class RenderService {
     const started = Date.now();
     try {
       await this.d.renders.update(renderId, { status: 'rendering', progress: 0 });
+      this.d.log.info({ renderId, kind: row.kind }, 'render started');
+      await holdAt('render:started', renderId, { renderId });
       const spec = row.spec;
       const sources = await Promise.all(spec.clips.map((c) => this.source(c, renderId)));
       let last = 0;
@@ -286,6 +289,7 @@ export class RenderService {
       const key = `renders/${row.user_id}/${renderId}.${ext}`;
       await this.d.blobs.put(key, fs.createReadStream(out), row.kind === 'gif' ? 'image/gif' : 'video/mp4');
       if (row.cost > 0) await this.d.credits.charge(row.user_id, row.cost, `render:${renderId}`, `Download without watermark (${ext})`);
+      await holdAt('render:charged', renderId, { renderId });
       await this.d.renders.update(renderId, { status: 'completed', progress: 1, blob_key: key, error_message: null });
       this.d.log.info({ renderId, kind: row.kind, seconds: row.duration, ms: Date.now() - started }, 'render done');
     } catch (err) {
