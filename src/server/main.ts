@@ -309,6 +309,8 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     if (database.kind === 'pglite' && config.role !== 'api') {
       const n = await requeueOrphanedJobs(database.executeSql, [INGEST_JOB, RENDER_JOB]);
       if (n) log.info({ jobs: n }, 'resumed jobs cut off by an earlier stop');
+      const f = await uploads.reopenCutOffFinishes(new Date());
+      if (f) log.info({ uploads: f }, 'reopened upload finishes cut off by an earlier stop');
     }
     ({ drain: drainJobs } = await registerJobs(
       boss,

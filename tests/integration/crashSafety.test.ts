@@ -149,8 +149,21 @@ const heldAt = (s: SpawnedServer, points: string[]) =>
     }),
   );
 
+// Each run: where it is held (and killed), and the stages it must start: the ones the previous
+// run was killed in (resumed AT that stage) and the next ones, never one already recorded done.
+const ingestRuns: Array<{ hold: string[]; started: string[] }> = [
+  { hold: ['ingest:probe'], started: ['probe'] },
+  { hold: ['ingest:preview', 'ingest:speech'], started: ['probe', 'preview', 'speech'] },
+  { hold: ['ingest:thumbnails', 'ingest:speech'], started: ['preview', 'thumbnails', 'speech'] },
+  { hold: ['ingest:keyframes', 'ingest:speech'], started: ['thumbnails', 'keyframes', 'speech'] },
+  { hold: ['ingest:visual', 'ingest:speech'], started: ['keyframes', 'visual', 'speech'] },
+  { hold: ['ingest:descriptions'], started: ['visual', 'speech', 'descriptions'] },
+  // Killed inside the last stage after the credits were taken, before it was recorded as done.
+  { hold: ['ingest:charged'], started: ['descriptions', 'complete'] },
+];
+
 describe.skipIf(!embedded)('SIGKILL, then a restart on the same data directory', () => {
-  it('an upload killed with some parts stored resumes from them and ends byte-identical', async () => {
+  it('an upload killed with some parts stored resumes from them and ends byte-identical; a finish killed half-way completes', async () => {
     const video = await makeSpeechVideo(path.join(dataDir, 'speech.mp4'), [FOX_PHRASE], { gapSeconds: 0.5 });
     const s = await boot(['ingest:probe']);
     Object.assign(state, await signUp(s));
@@ -195,7 +208,7 @@ describe.skipIf(!embedded)('SIGKILL, then a restart on the same data directory',
     await crash();
     expect(await stalled).toBeNull(); // cut off, never answered
 
-    const s2 = await boot(['ingest:preview', 'ingest:speech']);
+    const s2 = await boot([...ingestRuns[1]!.hold, 'upload:assembled@crash-finish.mp4']);
     // The app's protocol (src/app/state/uploadQueue.ts): finish; a finish naming missing parts leaves
     // the upload open, so send those parts again and finish again.
     const first = await finish(s2, up.media._id, up.opaqueData, etags);
@@ -206,28 +219,32 @@ describe.skipIf(!embedded)('SIGKILL, then a restart on the same data directory',
     const done = await finish(s2, up.media._id, up.opaqueData, [...etags, ...resent]);
     expect(done.status, done.body.error?.message).toBe(200);
     expect(sha256(fs.readFileSync(storedOriginal(up.media._id)))).toBe(sha256(bytes));
+
+    // Killed inside a finish, after the file was assembled and before its media was queued: the
+    // upload was left 'finished' and every later finish refused. It is reopened at the next boot.
+    const small = randomBytes(70_000);
+    const f = await startUpload(s2, 'crash-finish.mp4', small);
+    const fParts = await putParts(f.partUrls, small);
+    const cut = finish(s2, f.media._id, f.opaqueData, fParts).catch(() => null);
+    await s2.waitForLine((l) => l.msg === 'test hold' && l.point === 'upload:assembled' && l.mediaId === f.media._id);
+    await heldAt(s2, ingestRuns[1]!.hold);
+    await crash();
+    expect(await cut).toBeNull();
+    const s3 = await boot(ingestRuns[2]!.hold);
+    const again = await finish(s3, f.media._id, f.opaqueData, fParts);
+    expect(again.status, again.body.error?.message).toBe(200);
+    expect(again.body.data!.status).toBe('queued');
+    expect(sha256(fs.readFileSync(storedOriginal(f.media._id)))).toBe(sha256(small));
   }, 180_000);
 
   it('ingest killed in each stage resumes at that stage, completes, and charges once', async () => {
     const mediaId = state.mediaId;
     expect(mediaId).not.toBe('');
-    // Each run: where it is held (and killed), and the stages it must start: the ones the previous
-    // run was killed in (resumed AT that stage) and the next ones, never one already recorded done.
-    const runs: Array<{ hold: string[]; started: string[] }> = [
-      { hold: ['ingest:probe'], started: ['probe'] },
-      { hold: ['ingest:preview', 'ingest:speech'], started: ['probe', 'preview', 'speech'] },
-      { hold: ['ingest:thumbnails', 'ingest:speech'], started: ['preview', 'thumbnails', 'speech'] },
-      { hold: ['ingest:keyframes', 'ingest:speech'], started: ['thumbnails', 'keyframes', 'speech'] },
-      { hold: ['ingest:visual', 'ingest:speech'], started: ['keyframes', 'visual', 'speech'] },
-      { hold: ['ingest:descriptions'], started: ['visual', 'speech', 'descriptions'] },
-      // Killed inside the last stage after the credits were taken, before it was recorded as done.
-      { hold: ['ingest:charged'], started: ['descriptions', 'complete'] },
-    ];
     const sorted = (xs: string[]) => [...new Set(xs)].sort();
     const done: string[] = [];
-    for (const [i, run] of runs.entries()) {
-      // Runs 1 and 2 are the servers the upload test started and killed; the first is dead already.
-      const s = i < 2 ? lineage[i]! : await boot(run.hold);
+    for (const [i, run] of ingestRuns.entries()) {
+      // The first runs are the servers the upload test started (and killed).
+      const s = i < lineage.length ? lineage[i]! : await boot(run.hold);
       await heldAt(s, run.hold);
       const started = stagesStarted(s, mediaId);
       expect(sorted(started), `run ${i + 1}`).toEqual(sorted(run.started));

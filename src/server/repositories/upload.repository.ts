@@ -55,6 +55,18 @@ export class UploadRepository {
     return !!r;
   }
 
+  /** Clears `finished_at` of uploads marked finished before `before` whose media is still uploading; returns how many. */
+  async reopenCutOffFinishes(before: Date) {
+    const r = await this.db
+      .updateTable('uploads')
+      .set({ finished_at: null })
+      .where('finished_at', '<', before)
+      .where('media_id', 'in', (eb) => eb.selectFrom('media').select('id').where('status', '=', 'uploading'))
+      .returning('id')
+      .execute();
+    return r.length;
+  }
+
   expired(now: Date) {
     return this.db.selectFrom('uploads').selectAll().where('finished_at', 'is', null).where('expires_at', '<', now).execute();
   }

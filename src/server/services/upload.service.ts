@@ -24,8 +24,11 @@ import type { UserRow } from '../repositories/user.repository';
 import { INGEST_JOB, requireVerified, type LibraryService } from './library.service';
 import { toMedia } from './mediaView';
 import type { JobQueue, StorageQuota } from './ports';
+import { holdAt } from '../testHold';
 
 export const PART_URL_TTL_SECONDS = 6 * 3600;
+/** A finish still unfinished after this long died with its process (assembling 50 GiB on S3 takes well under it). */
+export const FINISH_LEASE_MS = 15 * 60_000;
 
 export interface UploadDeps {
   library: LibraryService;
@@ -178,17 +181,20 @@ export class UploadService {
       throw new AppError('not_found', 'This upload is unknown or already finished.');
     const size = Number(upload.size_bytes);
     const ref = this.ref(upload);
+    // A finish cut off by a crash after the file was assembled (reopened at the next boot, see
+    // reopenCutOffFinishes): the parts are gone into the object, so it is checked as it stands.
+    const assembled = await this.d.blobs.exists(upload.blob_key);
     const recorded: StoredPart[] =
       this.d.blobs.kind === 'local'
         ? (await this.d.uploads.parts(upload.id)).map((p) => ({ partNumber: p.part_number, size: Number(p.size_bytes), etag: p.etag }))
         : clientParts
             .filter((p) => Number.isInteger(p.partNumber) && p.partNumber >= 1 && p.partNumber <= upload.parts)
             .map((p) => ({ partNumber: p.partNumber, size: null, etag: p.etag }));
-    const parts = await this.d.blobs.listParts(ref, recorded);
+    const parts = assembled ? [] : await this.d.blobs.listParts(ref, recorded);
     const byNumber = new Map(parts.map((p) => [p.partNumber, p]));
     const missing: number[] = [];
     const wrong: string[] = [];
-    for (let n = 1; n <= upload.parts; n++) {
+    for (let n = 1; n <= upload.parts && !assembled; n++) {
       const p = byNumber.get(n);
       if (!p) missing.push(n);
       else if (p.size !== null && p.size !== partSize(size, n, upload.parts))
@@ -206,14 +212,16 @@ export class UploadService {
       return new AppError(code, message);
     };
     try {
-      await this.d.blobs.completeMultipart(
-        ref,
-        parts.sort((a, b) => a.partNumber - b.partNumber),
-      );
+      if (!assembled)
+        await this.d.blobs.completeMultipart(
+          ref,
+          parts.sort((a, b) => a.partNumber - b.partNumber),
+        );
     } catch (err) {
       await this.d.blobs.abortMultipart(ref).catch(() => undefined);
       throw await fail(`The upload could not be assembled: ${(err as Error).message}`);
     }
+    await holdAt('upload:assembled', media.filename, { mediaId });
     const stored = await this.d.blobs.size(upload.blob_key).catch(() => -1);
     if (stored !== size) throw await fail(`The assembled file has ${stored} bytes, expected ${size}. Upload the file again.`);
     if ((await this.fingerprintOf(upload.blob_key, size)) !== media.unique_id)
@@ -239,8 +247,20 @@ export class UploadService {
     return fingerprintId(size, h.digest('hex'));
   }
 
+  /**
+   * Finishes that were cut off (the process died between marking an upload finished and queueing its
+   * media) left the media 'uploading' and every later finish refused ('already finished') for good.
+   * Those started before `before` are reopened, so the client's next finish completes them. At boot
+   * in embedded mode every such finish is dead (one process holds the data directory); elsewhere the
+   * expiry job reopens those older than FINISH_LEASE_MS.
+   */
+  reopenCutOffFinishes(before: Date) {
+    return this.d.uploads.reopenCutOffFinishes(before);
+  }
+
   /** Uploads whose part URLs expired without a finish are abandoned (status `empty`, bytes freed). */
   async expireStale() {
+    await this.reopenCutOffFinishes(new Date(Date.now() - FINISH_LEASE_MS));
     for (const u of await this.d.uploads.expired(new Date())) {
       const m = await this.d.media.byId(u.media_id);
       if (m) await this.d.library.abandonUpload(m);
