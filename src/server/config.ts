@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RENDER_QUEUE_CONCURRENCY, RENDER_WAIT_MS } from '../contract/rendering';
+import { JOB_LEASE_TTL_MS } from './jobs/leases';
 
 /** Configuration, parsed and validated once at boot. A bad value stops the start naming the variable. */
 export interface Config {
@@ -47,6 +48,8 @@ export interface Config {
   renderWorkers: number;
   /** How long a render POST waits for its output before answering 202 (then the client polls). */
   renderWaitMs: number;
+  /** With PostgreSQL: how long a worker may stay silent before its ingest and render jobs go to another (jobs/leases.ts). */
+  jobLeaseTtlMs: number;
   /** yt-dlp, which reads and downloads links (YTDLP_PATH, else /usr/bin/yt-dlp from Debian's package, else PATH). */
   ytDlpPath: string;
   /**
@@ -145,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     modelsDir: defaultModelsDir(env),
     renderWorkers: intVar('RENDER_WORKERS', Math.max(1, Math.min(RENDER_QUEUE_CONCURRENCY, os.availableParallelism())), 1),
     renderWaitMs: intVar('RENDER_WAIT_MS', RENDER_WAIT_MS, 0),
+    jobLeaseTtlMs: intVar('JOB_LEASE_TTL_MS', JOB_LEASE_TTL_MS, 1000),
     modelsUrl: env.MODELS_URL ? url('MODELS_URL', env.MODELS_URL, ['http:', 'https:']) : null,
     blobStore,
     s3: {

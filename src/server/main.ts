@@ -14,6 +14,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { migrateToLatest } from './db/migrate';
 import { accountCleanupJob } from './jobs/accountCleanup.job';
 import { registerJobs, requeueOrphanedJobs, type JobDefinition } from './jobs/registry';
+import { JobLeases } from './jobs/leases';
 import { ingestJob } from './jobs/ingest.job';
 import { uploadExpiryJob } from './jobs/uploadExpiry.job';
 import { blobSweepJob } from './jobs/blobSweep.job';
@@ -312,6 +313,16 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       const f = await uploads.reopenCutOffFinishes(new Date());
       if (f) log.info({ uploads: f }, 'reopened upload finishes cut off by an earlier stop');
     }
+    // Several workers on one PostgreSQL: long jobs run under leases, so a dead worker's jobs go to another.
+    let leases: JobLeases | null = null;
+    if (database.kind === 'postgres' && config.role !== 'api') {
+      const jobLeases = new JobLeases(database.executeSql, config.jobLeaseTtlMs, (jobs) =>
+        log.warn({ jobs }, 'jobs handed back: their worker stopped answering'),
+      );
+      leases = jobLeases;
+      jobLeases.start();
+      cleanup.push(() => jobLeases.stop());
+    }
     ({ drain: drainJobs } = await registerJobs(
       boss,
       [
@@ -324,7 +335,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
         blobSweepJob(blobSweep),
       ],
       config.role !== 'api',
+      leases,
     ));
+    if (config.role === 'worker') log.info({ pid: process.pid }, 'worker ready');
 
     let url = config.appUrl;
     if (config.role !== 'worker') {

@@ -8,6 +8,7 @@ import * as m0006 from './migrations/0006_embedding_index';
 import * as m0007 from './migrations/0007_shot_terms';
 import * as m0008 from './migrations/0008_renders';
 import * as m0009 from './migrations/0009_transcript_corrections';
+import * as m0010 from './migrations/0010_job_leases';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_shot_terms': m0007,
   '0008_renders': m0008,
   '0009_transcript_corrections': m0009,
+  '0010_job_leases': m0010,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

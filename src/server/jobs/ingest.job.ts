@@ -10,5 +10,6 @@ export const ingestJob = (ingest: IngestService): JobDefinition<{ mediaId: strin
   name: INGEST_JOB,
   options: { name: INGEST_JOB, retryLimit: 2, retryDelay: 5, expireInSeconds: 30 * 60 },
   workOptions: { batchSize: 1, pollingIntervalSeconds: 1 },
+  leased: true,
   handler: ({ mediaId }) => ingest.run(mediaId),
 });

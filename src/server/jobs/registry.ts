@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import type { JobLeases } from './leases';
 
 /** A named job type with exactly one handler. Handlers must be idempotent: a job may run again after a crash. */
 export interface JobDefinition<T extends object = object> {
@@ -10,6 +11,8 @@ export interface JobDefinition<T extends object = object> {
   workOptions?: PgBoss.WorkOptions;
   /** Handlers of this job running at once in this process (pg-boss 10 has one per `work` call). */
   workers?: number;
+  /** A long job run under a lease (jobs/leases.ts): handed to another worker when this one dies. */
+  leased?: boolean;
 }
 
 /** Checks that every job name has exactly one handler, then creates queues, schedules and workers. */
@@ -22,6 +25,7 @@ export async function registerJobs(
   boss: PgBoss,
   jobs: JobDefinition[],
   runWorkers: boolean,
+  leases: JobLeases | null = null,
 ): Promise<{ drain(timeoutMs: number): Promise<void> }> {
   const running = new Set<Promise<unknown>>();
   const seen = new Set<string>();
@@ -36,7 +40,10 @@ export async function registerJobs(
     for (let w = 0; runWorkers && w < (job.workers ?? 1); w++) {
       await boss.work<object>(job.name, { pollingIntervalSeconds: 2, ...(job.workOptions ?? {}) }, (batch) => {
         const run = (async () => {
-          for (const j of batch) await job.handler(j.data, j);
+          for (const j of batch) {
+            if (leases && job.leased) await leases.hold(job.name, j.id, () => job.handler(j.data, j));
+            else await job.handler(j.data, j);
+          }
         })();
         running.add(run);
         void run.catch(() => undefined).finally(() => running.delete(run));

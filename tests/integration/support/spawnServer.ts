@@ -43,7 +43,8 @@ export function serverEnv(dataDir: string, extra: Record<string, string> = {}): 
 
 /**
  * Starts the server and resolves once it listens: its `server.json` bridge names this child's pid
- * (after a kill the previous process's file is still there, naming a dead pid).
+ * (after a kill the previous process's file is still there, naming a dead pid). A worker
+ * (ROLE=worker) listens nowhere: it is ready once it logs 'worker ready' (its `url` is empty).
  */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 60_000): Promise<SpawnedServer> {
   const dataDir = env.DATA_DIR!;
@@ -78,16 +79,19 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 60_00
   );
   const bridge = path.join(dataDir, 'server.json');
   const deadline = Date.now() + timeoutMs;
+  const worker = env.ROLE === 'worker';
   let url = '';
-  while (!url) {
+  while (!url && !(worker && lines.some((l) => l.msg === 'worker ready'))) {
     if (exited) throw new Error(`server exited before listening (code ${child.exitCode}): ${stderr}`);
     if (Date.now() > deadline) {
       process.kill(-child.pid!, 'SIGKILL');
       throw new Error(`server did not start: ${stderr}`);
     }
     try {
-      const b = JSON.parse(fs.readFileSync(bridge, 'utf8')) as { pid: number; url: string };
-      if (b.pid === child.pid) url = b.url;
+      if (!worker) {
+        const b = JSON.parse(fs.readFileSync(bridge, 'utf8')) as { pid: number; url: string };
+        if (b.pid === child.pid) url = b.url;
+      }
     } catch {
       /* not written yet */
     }
