@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TIMELINE } from '../../contract';
-import { Teardown } from '../Teardown';
+import { plainHost } from '../testing/PlainHost';
 import { PointerInput, type PointerHost } from './PointerInput';
 import type { EngineState, MomentRange } from './types';
 
 const FPS = 25;
-const DURATION = 100;
-const WIDTH = 1000; // at 100 %: 10 px per second
+const DURATION = 100; // 1000 px wide at 100 %: 10 px per second
 const ROW_Y = TIMELINE.rulerHeight + 10; // inside the thumbnail row
 
 beforeEach(() => {
@@ -18,7 +17,6 @@ afterEach(() => {
 
 /** Pointer input on a stand-in canvas at the page's top left, with the engine's state as a plain object. */
 function setup(initial: Partial<EngineState> = {}) {
-  const teardown = new Teardown();
   const canvas = Object.assign(new EventTarget(), {
     style: { cursor: '' },
     getBoundingClientRect: () => ({ left: 0, top: 0 }),
@@ -26,36 +24,14 @@ function setup(initial: Partial<EngineState> = {}) {
     hasPointerCapture: () => false,
     releasePointerCapture() {},
   }) as unknown as HTMLCanvasElement;
-  let state: EngineState = {
-    time: 0,
-    frame: 0,
-    duration: DURATION,
-    frameRate: FPS,
-    playing: false,
-    shuttle: 0,
-    zoom: 100,
-    viewStart: 0,
-    viewWidth: WIDTH,
-    range: { start: 20, end: 40 },
-    dragging: null,
-    ...initial,
-  };
+  const base = plainHost(FPS, DURATION, { range: { start: 20, end: 40 }, ...initial });
   const commits: MomentRange[] = [];
   let frameRequests = 0;
   const host: PointerHost = {
-    fps: FPS,
-    duration: DURATION,
-    teardown,
-    state: () => state,
-    viewport: () => ({ duration: DURATION, width: state.viewWidth, zoom: state.zoom, viewStart: state.viewStart }),
-    patch: (p) => {
-      state = { ...state, ...p };
-    },
+    ...base,
     canvas: () => canvas,
-    seekTo: (seconds) => {
-      state = { ...state, time: Math.round(seconds * FPS) / FPS };
-    },
-    commitRange: () => commits.push(state.range!),
+    seekTo: (seconds) => base.patch({ time: Math.round(seconds * FPS) / FPS }),
+    commitRange: () => commits.push(base.state().range!),
     invalidate: () => {},
     requestFrame: () => void frameRequests++,
     cancelStepFrame: () => {},
@@ -70,7 +46,7 @@ function setup(initial: Partial<EngineState> = {}) {
     commits,
     fire,
     get state() {
-      return state;
+      return base.state();
     },
     get frameRequests() {
       return frameRequests;

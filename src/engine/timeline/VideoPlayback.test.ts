@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeVideo } from '../testing/FakeVideo';
-import { Teardown } from '../Teardown';
-import type { EngineState, TimelineHost } from './types';
+import { plainHost } from '../testing/PlainHost';
+import type { EngineState } from './types';
 import { EMULATED_TICK_MS, VideoPlayback } from './VideoPlayback';
 
 const FPS = 25;
@@ -9,33 +9,15 @@ const DURATION = 10;
 
 /** A playback part on a plain state object, as the engine would host it. */
 function setup(initial: Partial<EngineState> = {}) {
-  const teardown = new Teardown();
-  let state: EngineState = {
-    time: 0,
-    frame: 0,
-    duration: DURATION,
-    frameRate: FPS,
-    playing: false,
-    shuttle: 0,
-    zoom: 100,
-    viewStart: 0,
-    viewWidth: 1000,
-    range: null,
-    dragging: null,
-    ...initial,
-  };
-  const host: TimelineHost = {
-    fps: FPS,
-    duration: DURATION,
-    teardown,
-    state: () => state,
-    viewport: () => ({ duration: DURATION, width: state.viewWidth, zoom: state.zoom, viewStart: state.viewStart }),
-    patch: (p) => {
-      state = { ...state, ...p };
+  const host = plainHost(FPS, DURATION, initial);
+  const playback = new VideoPlayback(host);
+  return {
+    playback,
+    teardown: host.teardown,
+    get state() {
+      return host.state();
     },
   };
-  const playback = new VideoPlayback(host);
-  return { playback, teardown, get state() { return state; } };
 }
 
 afterEach(() => {
