@@ -386,6 +386,10 @@ describe('render queue gate', () => {
     expect(await repo.tryAcquireSlot(ids[16]!, unthrottled)).toBe(false);
     await repo.releaseSlot(ids[0]!);
     expect(await repo.tryAcquireSlot(ids[16]!, unthrottled)).toBe(true);
+    // 16 slots held, as if by renders whose process was killed (their leases still running): the
+    // retry of one of them takes its own slot again at once, another render still waits.
+    expect(await repo.tryAcquireSlot(ids[5]!, unthrottled)).toBe(true);
+    expect(await repo.tryAcquireSlot(ids[17]!, unthrottled)).toBe(false);
     for (const id of ids) await repo.releaseSlot(id);
   });
 });

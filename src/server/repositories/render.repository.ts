@@ -74,7 +74,7 @@ export class RenderRepository {
   /**
    * Takes a start slot for `renderId` if fewer than `concurrency` renders hold one and fewer than
    * `perSecond` started in the last second, across every process (an advisory lock serialises the
-   * check). A slot whose lease ran out (its process died) no longer counts.
+   * check). A slot whose lease ran out (its process died) no longer counts, nor does the render's own.
    */
   tryAcquireSlot(renderId: string, o: { concurrency: number; perSecond: number; leaseSeconds: number }): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
@@ -91,7 +91,10 @@ export class RenderRepository {
       const r = await trx
         .selectFrom('render_slots')
         .select([
-          sql<number>`count(*) filter (where not released)::int`.as('running'),
+          // Its own slot does not count: a render retried after its process died finds the slot it
+          // held still leased (up to SLOT_LEASE_SECONDS); 16 such retries would otherwise each wait
+          // on their own dead slots until the leases ran out.
+          sql<number>`count(*) filter (where not released and render_id <> ${renderId})::int`.as('running'),
           sql<number>`count(*) filter (where started_at > clock_timestamp() - interval '1 second')::int`.as('recent'),
         ])
         .executeTakeFirstOrThrow();
