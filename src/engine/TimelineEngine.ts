@@ -26,7 +26,7 @@ import { RulerLayer } from './render/RulerLayer';
 import { ThumbnailLayer } from './render/ThumbnailLayer';
 import type { ThumbnailSource } from './thumbnailSource';
 import { PointerInput } from './timeline/PointerInput';
-import type { EngineDebug, EngineState, MomentRange, TimelineEngineOptions, TimelineHost } from './timeline/types';
+import { initialEngineState, type EngineDebug, type EngineState, type MomentRange, type TimelineEngineOptions, type TimelineHost } from './timeline/types';
 import { VideoPlayback } from './timeline/VideoPlayback';
 
 export type {
@@ -63,19 +63,7 @@ export class TimelineEngine extends OnDemandEngine<EngineState> {
   private constructor(options: TimelineEngineOptions) {
     const fps = effectiveFrameRate(options.media.frameRate);
     const duration = Math.max(0, options.media.duration || 0);
-    super({
-      time: 0,
-      frame: 0,
-      duration,
-      frameRate: fps,
-      playing: false,
-      shuttle: 0,
-      zoom: TIMELINE.minZoom,
-      viewStart: 0,
-      viewWidth: Math.max(1, Math.round(options.container.clientWidth)),
-      range: null,
-      dragging: null,
-    });
+    super(initialEngineState(fps, duration, Math.max(1, Math.round(options.container.clientWidth)), TIMELINE.minZoom));
     this.options = options;
     this.fps = fps;
     this.duration = duration;

@@ -1,25 +1,12 @@
 import { Teardown } from '../Teardown';
-import type { EngineState, TimelineHost } from '../timeline/types';
+import { initialEngineState, type EngineState, type TimelineHost } from '../timeline/types';
 
 /**
  * The host a timeline part (pointer input, video playback) gets from the engine, on a plain state
  * object: for the parts' node tests. 1000 px wide at 100 %; `initial` overrides any field.
  */
 export function plainHost(fps: number, duration: number, initial: Partial<EngineState> = {}) {
-  let state: EngineState = {
-    time: 0,
-    frame: 0,
-    duration,
-    frameRate: fps,
-    playing: false,
-    shuttle: 0,
-    zoom: 100,
-    viewStart: 0,
-    viewWidth: 1000,
-    range: null,
-    dragging: null,
-    ...initial,
-  };
+  let state: EngineState = { ...initialEngineState(fps, duration, 1000, 100), ...initial };
   const host: TimelineHost = {
     fps,
     duration,

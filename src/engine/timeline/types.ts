@@ -96,3 +96,20 @@ export interface TimelineHost {
   /** Applies a state change (nothing happens when no field changes). */
   patch(patch: Partial<EngineState>): void;
 }
+
+/** The state before anything happened: playhead at 0, paused, the whole media in view, no range. */
+export function initialEngineState(fps: number, duration: number, viewWidth: number, zoom: number): EngineState {
+  return {
+    time: 0,
+    frame: 0,
+    duration,
+    frameRate: fps,
+    playing: false,
+    shuttle: 0,
+    zoom,
+    viewStart: 0,
+    viewWidth,
+    range: null,
+    dragging: null,
+  };
+}
