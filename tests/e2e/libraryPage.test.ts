@@ -4,11 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { API, libraryPath, mediaPath, ROUTES, type Library, type Media } from '../../src/contract';
-import { uploadCounterVideo } from '../fixtures/counterVideo';
+import { libraryPath, mediaPath, ROUTES } from '../../src/contract';
+import { uploadCounterVideo, uploadIndexed } from '../fixtures/counterVideo';
 import { INTRO_SEGMENTS, makeIntroVideo } from '../fixtures/introVideo';
-import { client } from '../integration/support/harness';
-import { uploadFile, waitForStatus } from '../integration/support/upload';
 import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail } from './harness';
 
 /** The library and search screens as a demanding user meets them (issue 19), on an indexed counter video. */
@@ -115,18 +113,7 @@ describe('library and search screens (issue 19)', () => {
       try {
         // A video opening with colour bars, black and a title card before its first scene (a dog photo).
         const file = makeIntroVideo(path.join(dir, 'opening.mp4'));
-        const api = client(app.url);
-        const token = (await api('POST', API.login, { body: { email, password } })).body.token!;
-        const library = (await api<Library[]>('GET', API.libraries, { token })).body.data!.find((l) => l.isDefault)!;
-        const fin = await uploadFile({ api } as never, token, library._id, library.rootFolderId, 'opening.mp4', fs.readFileSync(file));
-        const media: Media = await waitForStatus(
-          { api } as never,
-          token,
-          library._id,
-          fin.body.data!._id,
-          ['completed', 'errored', 'invalid'],
-          240_000,
-        );
+        const { library, media } = await uploadIndexed(app.url, email, password, 'opening.mp4', (f) => fs.copyFileSync(file, f), 240_000);
         expect(media.status).toBe('completed');
 
         // What each stretch of the video looks like, 32x18 RGB.
