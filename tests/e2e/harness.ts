@@ -11,6 +11,12 @@ import { startServer } from '../../src/server/main';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = path.join(REPO, 'dist');
+/**
+ * The shipped demo samples, for the files whose tests use them: `e2eSuite(WITH_DEMO)`. Other apps
+ * start with an empty demo folder: indexing the two samples after the first sign-up would hold up
+ * the ingest worker behind a test's own upload, and both cores, for tens of seconds.
+ */
+export const WITH_DEMO = { DEMO_DIR: path.join(REPO, 'assets/demo') };
 export const SCREENSHOT_DIR = path.join(REPO, 'tests/e2e/screenshots');
 
 // ---------------------------------------------------------------------------------------------
@@ -173,6 +179,8 @@ export async function startApp(env: Record<string, string> = {}) {
   ensureBuilt();
   const mailbox = await startMailbox();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-e2e-'));
+  const noDemo = path.join(dataDir, 'no-demo');
+  fs.mkdirSync(noDemo);
   const server = await startServer({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -180,6 +188,7 @@ export async function startApp(env: Record<string, string> = {}) {
     SMTP_URL: mailbox.url,
     LOG_LEVEL: 'warn',
     WEB_DIR: DIST,
+    DEMO_DIR: noDemo,
     ...env,
   });
   const url = server.url.replace(/\/$/, '');

@@ -11,7 +11,7 @@ import { apiCall, e2eSuite, SCREENSHOT_DIR } from './harness';
 // link shows its 3 videos, 2 are chosen and added, both are indexed and found by search, and the
 // third, added a second time, then shows 'In library' like the others.
 
-/** Indexing runs one job at a time: the new account's demo videos go first, then the downloads. */
+/** Indexing runs one job at a time: the downloads one after the other, on a small machine. */
 const INDEXED_MS = 360_000;
 
 const env: Record<string, string> = { SIGNUP_BONUS_CREDITS: '100000' };

@@ -3,12 +3,12 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { API, MSG_MOMENT, mediaPath, ROUTES, type FolderResponse, type Library, type Media, type TranscriptFile } from '../../src/contract';
-import { e2eSuite, SCREENSHOT_DIR } from './harness';
+import { e2eSuite, SCREENSHOT_DIR, WITH_DEMO } from './harness';
 
 /** Indexing the two demo videos (speech, objects, embeddings) takes a while on a small machine. */
 const DEMO_READY_MS = 240_000;
 
-const { app, signedIn } = e2eSuite();
+const { app, signedIn } = e2eSuite(WITH_DEMO);
 
 /** A full-window screenshot once the dialogs' videos show a frame and every image has settled. */
 async function shot(page: Page, name: string) {

@@ -20,7 +20,7 @@ import {
 } from '../../src/contract';
 import { DARKNET_PHOTOS, FOX_PHRASE, makeTestVideo, type TestVideo } from '../fixtures/makeMedia';
 import { decode } from '@msgpack/msgpack';
-import { apiCall, e2eSuite, SCREENSHOT_DIR } from './harness';
+import { apiCall, e2eSuite, SCREENSHOT_DIR, WITH_DEMO } from './harness';
 
 const DOG_JPG = path.join(DARKNET_PHOTOS, 'dog.jpg');
 /**
@@ -31,7 +31,7 @@ const INDEXED_MS = 270_000;
 /** Any one search, from typing to cards. */
 const SEARCH_MS = 30_000;
 
-const { app, signedIn } = e2eSuite();
+const { app, signedIn } = e2eSuite(WITH_DEMO);
 let mediaDir: string;
 let video: TestVideo;
 

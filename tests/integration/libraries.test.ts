@@ -12,14 +12,14 @@ import {
   type RetryAnswer,
   type User,
 } from '../../src/contract';
-import { startTestServer, uniqueEmail } from './support/harness';
+import { startTestServer, uniqueEmail, WITH_DEMO } from './support/harness';
 import { defaultLibrary, makeVideo, randomFile, startUpload, uploadFile, verifiedUser, waitForStatus } from './support/upload';
 
 let t: Awaited<ReturnType<typeof startTestServer>>;
 let a: { token: string; userId: string };
 let b: { token: string; userId: string };
 beforeAll(async () => {
-  t = await startTestServer();
+  t = await startTestServer(WITH_DEMO);
   a = await verifiedUser(t, 'alice');
   b = await verifiedUser(t, 'bob');
 });

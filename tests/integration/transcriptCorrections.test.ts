@@ -15,7 +15,7 @@ import {
   type TranscriptLine,
 } from '../../src/contract';
 import { FOX_PHRASE, makeSpeechVideo } from '../fixtures/makeMedia';
-import { startTestServer } from './support/harness';
+import { startTestServer, WITH_DEMO } from './support/harness';
 import { defaultLibrary, uploadFile, verifiedUser, waitForStatus } from './support/upload';
 
 // Transcript corrections through the HTTP API (issue 19): a video with real speech is indexed by
@@ -36,7 +36,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-corrections-'));
 const CORRECTED = 'Zanzibar quartets rehearse marmalade';
 
 beforeAll(async () => {
-  t = await startTestServer();
+  t = await startTestServer(WITH_DEMO);
   owner = await verifiedUser(t, 'corrector');
   other = await verifiedUser(t, 'intruder');
   lib = await defaultLibrary(t, owner.token);

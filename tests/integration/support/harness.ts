@@ -9,6 +9,13 @@ import { startServer, type RunningServer } from '../../../src/server/main';
 
 export const JWT_SECRET = 'integration-test-secret-0123456789abcdefghijklmnop';
 
+/**
+ * The shipped demo samples, for the tests that are about them: `startTestServer(WITH_DEMO)`. Every
+ * other test server starts with an empty demo folder, since indexing the two samples after each
+ * file's first sign-up holds up the ingest worker (and both cores) for tens of seconds.
+ */
+export const WITH_DEMO = { DEMO_DIR: path.resolve(import.meta.dirname, '../../../assets/demo') };
+
 export interface Mail {
   to: string;
   subject: string;
@@ -68,6 +75,8 @@ export async function startMailbox() {
 export async function startTestServer(extraEnv: Record<string, string> = {}) {
   const mailbox = await startMailbox();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-it-'));
+  const noDemo = path.join(dataDir, 'no-demo');
+  fs.mkdirSync(noDemo);
   let dropDb: (() => Promise<void>) | null = null;
   const env: Record<string, string> = {
     PORT: '0',
@@ -77,6 +86,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}) {
     LOG_LEVEL: 'silent',
     JWT_SECRET,
     WEB_DIR: path.join(dataDir, 'no-web'),
+    DEMO_DIR: noDemo,
     ...extraEnv,
   };
   const adminUrl = process.env.TEST_DATABASE_URL;
