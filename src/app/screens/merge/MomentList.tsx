@@ -3,8 +3,7 @@ import { MOMENT_LIST_ITEM_WIDTH } from '../../../contract';
 import type { SequenceEngine, SequenceEngineState } from '../../../engine/sequence/SequenceEngine';
 import { clipStarts, type SequenceClip } from '../../../engine/sequence/sequenceModel';
 import { IconButton } from '../../ui/Button';
-import { IconChevronLeft, IconPlus, IconTrash } from '../../ui/icons';
-import { IconTrim } from '../moment/playerIcons';
+import { IconChevronLeft, IconPlus, IconTrash, IconTrim } from '../../ui/icons';
 import { formatPreciseTimecode } from '../search/momentFormat';
 import { ClipTrimDialog } from './ClipTrimDialog';
 

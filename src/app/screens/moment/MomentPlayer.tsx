@@ -4,13 +4,12 @@ import { MSG_MOMENT, type Media } from '../../../contract';
 import type { TimeRange } from '../../state/momentEdits';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
 import { IconButton } from '../../ui/Button';
-import { IconAlert, IconFilm } from '../../ui/icons';
+import { IconAlert, IconFilm, IconFullscreen, IconFullscreenExit, IconPause, IconPlay } from '../../ui/icons';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { Tooltip } from '../../ui/Tooltip';
 import { formatTimecode } from '../search/momentFormat';
 import { attachPlayer, previewPlaylistUrl } from '../search/momentPlayer';
 import { mediaTimeOf, seekMedia } from './mediaClock';
-import { IconFullscreen, IconFullscreenExit, IconPause, IconPlay } from './playerIcons';
 import { arrowSeek } from './playerRules';
 import { TimeInput } from './TimeInput';
 import { useSessionSound, VolumeControl } from './VolumeControl';
@@ -191,7 +190,13 @@ export function MomentPlayer({
   return (
     <div ref={container} className="moment-player" onKeyDown={onKeyDown}>
       <div className="moment-player__stage">
-        <video ref={setVideo} poster={poster} playsInline aria-label={`Video ${media?.metadata.name ?? ''}`.trim()} onClick={() => togglePlay()} />
+        <video
+          ref={setVideo}
+          poster={poster}
+          playsInline
+          aria-label={`Video ${media?.metadata.name ?? ''}`.trim()}
+          onClick={() => togglePlay()}
+        />
         {failed && (
           <Tooltip content={MSG_MOMENT.retryLoading} side="top">
             <button type="button" className="moment-player__retry" onClick={() => setAttempt((n) => n + 1)}>
@@ -265,7 +270,12 @@ function PlayerControls({
 
   return (
     <div className="moment-player__controls">
-      <IconButton label={playing ? 'Pause' : 'Play'} className="moment-player__button" onClick={() => onTogglePlay(!playing)} disabled={!video}>
+      <IconButton
+        label={playing ? 'Pause' : 'Play'}
+        className="moment-player__button"
+        onClick={() => onTogglePlay(!playing)}
+        disabled={!video}
+      >
         {playing ? <IconPause size={18} /> : <IconPlay size={18} />}
       </IconButton>
       <span className="moment-player__time">

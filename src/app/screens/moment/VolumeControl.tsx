@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { VOLUME, volumeToGain } from '../../../contract';
 import { IconButton } from '../../ui/Button';
 import { Slider } from '../../ui/Slider';
-import { IconMuted, IconVolume } from './playerIcons';
+import { IconMuted, IconVolume } from '../../ui/icons';
 import { setVolume, toggleMute, useSound } from './sound';
 
 /** Mute button and volume slider (0..100, spec section 9) of the session's player sound. */
