@@ -1,52 +1,46 @@
-import { useMemo, type ReactNode } from 'react';
-import { parseMarkdown, type MdInline } from './markdown';
+import ReactMarkdown, { type Components, type UrlTransform } from 'react-markdown';
 
-function inline(nodes: MdInline[]): ReactNode[] {
-  return nodes.map((node, i) => {
-    switch (node.type) {
-      case 'text':
-        return node.text;
-      case 'strong':
-        return <strong key={i}>{inline(node.children)}</strong>;
-      case 'em':
-        return <em key={i}>{inline(node.children)}</em>;
-      case 'code':
-        return <code key={i}>{node.text}</code>;
-      case 'link':
-        return (
-          <a key={i} href={node.href} target="_blank" rel="noopener noreferrer">
-            {inline(node.children)}
-          </a>
-        );
-      default:
-        return null;
-    }
-  });
-}
+/** Links may only lead to the web or to an email address; any other URL is dropped (and an image's source with it). */
+export const safeUrl: UrlTransform = (url, key) => {
+  const trimmed = url.trim();
+  return key === 'href' && /^(https?:\/\/|mailto:)/i.test(trimmed) ? trimmed : null;
+};
 
-/** Renders a short markdown text (see `parseMarkdown`) as React elements; the text is never read as HTML. */
+/** What a product description may show; other markdown (quotes, code blocks, rules) keeps its text only. */
+const ALLOWED = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'strong', 'em', 'code', 'a', 'img'];
+
+const heading: Components['h1'] = ({ children }) => <p className="markdown__heading">{children}</p>;
+
+const COMPONENTS: Components = {
+  h1: heading,
+  h2: heading,
+  h3: heading,
+  h4: heading,
+  h5: heading,
+  h6: heading,
+  // A link whose address `safeUrl` refused keeps its text and is no link.
+  a: ({ href, children }) =>
+    href ? (
+      <a href={href} target="_blank" rel="noopener noreferrer">
+        {children}
+      </a>
+    ) : (
+      <>{children}</>
+    ),
+  // No image is loaded from a description: it shows its alt text.
+  img: ({ alt }) => <>{alt}</>,
+};
+
+/**
+ * Renders a short markdown text (product descriptions) as React elements with react-markdown.
+ * Raw HTML in the text stays text (no rehype-raw), so nothing from it is ever read as HTML.
+ */
 export function Markdown({ source, className }: { source: string; className?: string }) {
-  const blocks = useMemo(() => parseMarkdown(source), [source]);
   return (
     <div className={['markdown', className].filter(Boolean).join(' ')}>
-      {blocks.map((block, i) => {
-        switch (block.type) {
-          case 'paragraph':
-            return <p key={i}>{inline(block.children)}</p>;
-          case 'heading':
-            return (
-              <p key={i} className="markdown__heading">
-                {inline(block.children)}
-              </p>
-            );
-          case 'list': {
-            const items = block.items.map((item, j) => <li key={j}>{inline(item)}</li>);
-            return block.ordered ? <ol key={i}>{items}</ol> : <ul key={i}>{items}</ul>;
-          }
-          default:
-            return null;
-        }
-      })}
+      <ReactMarkdown allowedElements={ALLOWED} unwrapDisallowed urlTransform={safeUrl} components={COMPONENTS}>
+        {source}
+      </ReactMarkdown>
     </div>
   );
 }
