@@ -1,10 +1,11 @@
 import { MSG_BILLING, MSG_BILLING_LINKS, ROUTES, settingsPath } from '../../contract';
 import { useCredits } from '../hooks/useCredits';
 import { refreshCredits } from '../state/credits';
-import { creditFigures, formatCredits, formatDuration } from '../state/billingFigures';
+import { creditFigures, formatCredits } from '../state/billingFigures';
 import { IconAlert, IconCard, IconDatabase, IconFilm, IconRefresh, IconSparkle } from '../ui/icons';
 import { Menu, MenuHeader, MenuItem, MenuLink, MenuSeparator } from '../ui/Menu';
 import { Spinner } from '../ui/Spinner';
+import { formatHoursMinutes } from '../ui/format';
 
 /**
  * The header's credit balance. It opens a summary of the plan, the video-processing time and the
@@ -61,13 +62,13 @@ export function CreditsBox() {
                 <dt>
                   <IconFilm size={16} /> Video processing left
                 </dt>
-                <dd>{formatDuration(figures.ingestLeftSeconds)}</dd>
+                <dd>{formatHoursMinutes(figures.ingestLeftSeconds)}</dd>
               </div>
               <div className="credits-menu__row">
                 <dt>
                   <IconDatabase size={16} /> Storage left
                 </dt>
-                <dd>{formatDuration(figures.storageLeftSeconds)}</dd>
+                <dd>{formatHoursMinutes(figures.storageLeftSeconds)}</dd>
               </div>
             </dl>
           </div>

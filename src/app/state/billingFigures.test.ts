@@ -5,8 +5,6 @@ import {
   creditFigures,
   formatCredits,
   formatDate,
-  formatDuration,
-  formatHours,
   hasSubscription,
   nextUsageCursor,
   notesBySpendOrder,
@@ -40,24 +38,6 @@ const note = (
 });
 
 describe('formatting', () => {
-  it('shows time left in hours and minutes', () => {
-    expect(formatDuration(0)).toBe('0 m');
-    expect(formatDuration(-5)).toBe('0 m');
-    expect(formatDuration(59)).toBe('< 1 m');
-    expect(formatDuration(42 * 60 + 30)).toBe('42 m');
-    expect(formatDuration(7200)).toBe('2 h');
-    expect(formatDuration(5.5 * 3600)).toBe('5 h 30 m');
-    expect(formatDuration(1234 * 3600)).toBe('1,234 h');
-  });
-
-  it('shows hours with the precision small amounts need', () => {
-    expect(formatHours(0)).toBe('0 h');
-    expect(formatHours(0.001)).toBe('< 0.01 h');
-    expect(formatHours(1.256)).toBe('1.26 h');
-    expect(formatHours(25)).toBe('25 h');
-    expect(formatHours(112.34)).toBe('112.3 h');
-  });
-
   it('shows credits as whole, grouped numbers and dates in one fixed form', () => {
     expect(formatCredits(1234567.4)).toBe('1,234,567');
     expect(formatCredits(-3000)).toBe('-3,000');

@@ -15,25 +15,6 @@ const WHOLE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 /** A credit amount as people read it: 12,345 (fractions of a credit are not shown). */
 export const formatCredits = (credits: number) => WHOLE.format(Math.round(credits) || 0);
 
-/** A duration in hours and minutes: '5 h 30 m', '42 m', '< 1 m' for a few seconds, '0 m' for none. */
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds <= 0) return '0 m';
-  const minutes = Math.floor(seconds / 60);
-  if (minutes === 0) return '< 1 m';
-  const h = Math.floor(minutes / 60);
-  const m = minutes % 60;
-  if (h === 0) return `${m} m`;
-  return m === 0 ? `${WHOLE.format(h)} h` : `${WHOLE.format(h)} h ${m} m`;
-}
-
-/** Hours with as much precision as small amounts need: '25 h', '1.25 h', '< 0.01 h'. */
-export function formatHours(hours: number): string {
-  if (!Number.isFinite(hours) || hours <= 0) return '0 h';
-  if (hours < 0.01) return '< 0.01 h';
-  const rounded = Number(hours.toFixed(hours < 10 ? 2 : 1));
-  return `${rounded.toLocaleString('en-US')} h`;
-}
-
 /** A date for billing texts, e.g. 'Mar 4, 2026'; the same on every machine's locale. */
 export const formatDate = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });

@@ -11,6 +11,8 @@ describe('timecode', () => {
     expect(formatTimecode(7200, 30)).toBe('02:00:00:00');
     expect(formatTimecode(-4, 30)).toBe('00:00:00:00');
     expect(formatClock(3723.9)).toBe('01:02:03');
+    expect(formatClock(-3)).toBe('00:00:00');
+    expect(formatClock(Number.NaN)).toBe('00:00:00');
   });
 
   it('never shows a frame number at or above the rate', () => {

@@ -19,9 +19,9 @@ export function formatTimecode(seconds: number, fps: number): string {
   return `${pad(hh)}:${pad(mm)}:${pad(ss)}:${pad(ff)}`;
 }
 
-/** HH:MM:SS without frames, for ruler labels at whole seconds. */
+/** HH:MM:SS without frames: ruler labels, and the app's time codes of moments (negative and non-finite read as 0). */
 export function formatClock(seconds: number): string {
-  const whole = Math.floor(Math.max(0, seconds) + 1e-6);
+  const whole = Math.floor((Number.isFinite(seconds) ? Math.max(0, seconds) : 0) + 1e-6);
   return `${pad(Math.floor(whole / 3600))}:${pad(Math.floor((whole % 3600) / 60))}:${pad(whole % 60)}`;
 }
 

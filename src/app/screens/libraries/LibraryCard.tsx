@@ -6,7 +6,7 @@ import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/pre
 import { IconButton } from '../../ui/Button';
 import { IconExternal, IconFilm, IconLock, IconMore, IconPencil, IconTrash } from '../../ui/icons';
 import { Menu, MenuItem, MenuLink, MenuSeparator } from '../../ui/Menu';
-import { formatBytes, formatDuration } from '../library/mediaListing';
+import { formatBytes, formatDuration } from '../../ui/format';
 
 /** The name shown for a library: the demo library is the Welcome Library when it has no name. */
 export const libraryName = (l: Library) => l.name.trim() || (l.isDemo ? WELCOME_LIBRARY_NAME : l.name);

@@ -10,10 +10,10 @@ import { IconButton } from '../../ui/Button';
 import { FormDialog } from '../../ui/Dialog';
 import { IconClose, IconFilm } from '../../ui/icons';
 import { TextField } from '../../ui/TextField';
-import { formatBytes } from '../library/mediaListing';
 import { enqueueFiles } from '../upload/enqueueFiles';
 import { partitionFiles } from '../upload/dropFiles';
 import { UploadBox } from '../upload/UploadBox';
+import { formatBytes } from '../../ui/format';
 
 /**
  * Library creation (sections 5 and 7): a name (trimmed; empty gets the default) and at least one

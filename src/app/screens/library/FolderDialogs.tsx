@@ -6,7 +6,7 @@ import { ConfirmDeleteDialog, RenameDialog } from '../../shell/ActionDialogs';
 import { showToast } from '../../state/toasts';
 import { FormDialog } from '../../ui/Dialog';
 import { TextField } from '../../ui/TextField';
-import { formatBytes } from './mediaListing';
+import { formatBytes } from '../../ui/format';
 
 /** A new folder in the open one; the server's refusal (an empty or taken name) is shown in the dialog. */
 export function CreateFolderDialog({

@@ -53,7 +53,7 @@ import { FolderBreadcrumb, FolderList } from './FolderList';
 import { BulkDeleteDialog, DeleteMediaDialog, RenameMediaDialog } from './MediaDialogs';
 import { MediaGrid } from './MediaGrid';
 import { downloadOriginal, MediaModal } from './MediaModal';
-import { filterMedia, formatDuration, formatTotalSize, isFilterActive, totals } from './mediaListing';
+import { filterMedia, formatTotalSize, isFilterActive, totals } from './mediaListing';
 import { statusLabel } from './MediaStatus';
 import { COLUMN_LABEL, MediaTable } from './MediaTable';
 import { SelectionBar } from './SelectionBar';
@@ -61,6 +61,7 @@ import { FailedModal, ProcessingModal, statusCounters, useStatusGroups } from '.
 import { useLibraryMedia, useVisibilityObserver } from './useLibraryMedia';
 import { lazyComponent } from '../../routing/lazyChunk';
 import { ChunkErrorBoundary } from '../../shell/ChunkLoadFailed';
+import { formatDuration } from '../../ui/format';
 import './library.css';
 
 /** 'Add videos' (files or a link) loads when first opened. */

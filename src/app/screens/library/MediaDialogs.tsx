@@ -3,7 +3,7 @@ import { libraryApi } from '../../api/instance';
 import { errorMessage } from '../../api/errorMessage';
 import { ConfirmDeleteDialog, RenameDialog } from '../../shell/ActionDialogs';
 import { showToast } from '../../state/toasts';
-import { formatBytes } from './mediaListing';
+import { formatBytes } from '../../ui/format';
 
 /** Rename one media; 'Media renamed' when saved. */
 export function RenameMediaDialog({ media, onClose, onRenamed }: { media: Media; onClose: () => void; onRenamed: (media: Media) => void }) {

@@ -3,9 +3,10 @@ import { MSG_MEDIA, type Media } from '../../../contract';
 import { CheckboxControl } from '../../ui/Checkbox';
 import { useLibraryActions } from './LibraryContext';
 import { canOpen, MediaMenu } from './MediaMenu';
-import { formatDuration, isFailedStatus, formatMediaSize } from './mediaListing';
+import { isFailedStatus, formatMediaSize } from './mediaListing';
 import { MediaStatusView } from './MediaStatus';
 import { MediaThumb } from './MediaThumb';
+import { formatDuration } from '../../ui/format';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));

@@ -24,10 +24,11 @@ import { MomentPlayer, type MomentPlayerHandle } from '../moment/MomentPlayer';
 import { MomentTimeline, timelineMediaOf } from '../moment/MomentTimeline';
 import { IndexedWithout } from './FeaturesOff';
 import { formatDate } from './MediaGrid';
-import { formatDuration, originLabel, formatMediaSize } from './mediaListing';
+import { originLabel, formatMediaSize } from './mediaListing';
 import { MediaStatusView } from './MediaStatus';
 import { MediaThumb } from './MediaThumb';
 import { ACTIVE_POLL_MS } from './useLibraryMedia';
+import { formatDuration } from '../../ui/format';
 
 /** Starts a browser download of the media's original through a short-lived signed URL. */
 export async function downloadOriginal(media: Media) {

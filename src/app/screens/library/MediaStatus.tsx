@@ -3,7 +3,8 @@ import { MEDIA_STATUS_LABEL, type Media, type MediaStatus } from '../../../contr
 import { shownProgress } from '../../state/uploadQueue';
 import { uploads } from '../../state/uploads';
 import { ProgressBar } from '../../ui/ProgressBar';
-import { formatEta, isFailedStatus } from './mediaListing';
+import { isFailedStatus } from './mediaListing';
+import { formatEta } from '../../ui/format';
 
 /** The spec's label of a status, or the status itself, capitalised, for those it does not name. */
 export const statusLabel = (status: MediaStatus) => MEDIA_STATUS_LABEL[status] ?? status.charAt(0).toUpperCase() + status.slice(1);

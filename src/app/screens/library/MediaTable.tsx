@@ -12,9 +12,10 @@ import { IconExternal } from '../../ui/icons';
 import { useLibraryActions } from './LibraryContext';
 import { formatDate } from './MediaGrid';
 import { canOpen, MediaMenu } from './MediaMenu';
-import { formatDuration, isFailedStatus, originLabel, parseSort, formatMediaSize } from './mediaListing';
+import { isFailedStatus, originLabel, parseSort, formatMediaSize } from './mediaListing';
 import { MediaStatusView } from './MediaStatus';
 import { MediaThumb } from './MediaThumb';
+import { formatDuration } from '../../ui/format';
 
 export const COLUMN_LABEL: Record<MediaTableColumn, string> = {
   filename: 'Filename',

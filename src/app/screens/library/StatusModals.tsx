@@ -14,8 +14,8 @@ import { ProgressBar } from '../../ui/ProgressBar';
 import { ReasonTooltip } from '../../ui/Tooltip';
 import { ServerFeaturesNotice } from './FeaturesOff';
 import { useLibraryActions } from './LibraryContext';
-import { formatBytes, formatEta } from './mediaListing';
 import { statusLabel } from './MediaStatus';
+import { formatBytes, formatEta } from '../../ui/format';
 
 /** This library's local uploads, failed uploads and rejected files, and the server media in each state. */
 export function useStatusGroups(libraryId: string, files: readonly Media[]) {

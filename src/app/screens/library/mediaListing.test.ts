@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MEDIA_SORT, type Media, type MediaStatus } from '../../../contract';
-import {
-  filterMedia,
-  finishedIndexing,
-  formatBytes,
-  formatDuration,
-  mergeMedia,
-  originLabel,
-  parseSort,
-  sortMedia,
-  totals,
-  visibleRange,
-} from './mediaListing';
+import { filterMedia, finishedIndexing, mergeMedia, originLabel, parseSort, sortMedia, totals, visibleRange } from './mediaListing';
 
 let n = 0;
 function media(name: string, o: { duration?: number; created?: string; updated?: string; status?: MediaStatus; mb?: number } = {}): Media {
@@ -92,16 +81,6 @@ describe('media filter', () => {
 });
 
 describe('listing helpers', () => {
-  it('formats durations and sizes', () => {
-    expect(formatDuration(0)).toBe('0:00');
-    expect(formatDuration(2.6)).toBe('0:03');
-    expect(formatDuration(125)).toBe('2:05');
-    expect(formatDuration(3725)).toBe('1:02:05');
-    expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(25 * 1024 * 1024)).toBe('25 MB');
-  });
-
   it('adds up durations and sizes for the header', () => {
     expect(totals([media('a', { duration: 10, mb: 1 }), media('b', { duration: 2.5, mb: 0.5 })])).toEqual({
       duration: 12.5,

@@ -8,6 +8,7 @@ import {
   type MediaStatus,
   type OriginLabel,
 } from '../../../contract';
+import { formatBytes } from '../../ui/format';
 
 /** Pure rules of the library listing: sorting, filtering, totals and labels. */
 
@@ -88,37 +89,6 @@ export function totals(files: readonly Media[]) {
     bytes += mediaBytes(m);
   }
   return { duration, bytes };
-}
-
-/** "1:02:03" for an hour and more, else "2:03"; used for media durations. */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds || 0));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = String(s % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
-}
-
-/** Binary units, one decimal under 10 ("3.4 MB", "120 KB"). */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = Math.max(0, bytes || 0);
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  const shown = i === 0 || v >= 10 ? Math.round(v) : Math.round(v * 10) / 10;
-  return `${shown} ${units[i]}`;
-}
-
-/** Seconds left as "45 s", "3 min", "1 h 5 min". */
-export function formatEta(seconds: number | null): string | null {
-  if (seconds === null || !Number.isFinite(seconds)) return null;
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.round(s / 60)} min`;
-  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
 }
 
 const HOSTS: Array<[RegExp, OriginLabel]> = [

@@ -5,7 +5,7 @@ import { showToast } from '../../state/toasts';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { TimeInput } from '../moment/TimeInput';
-import { formatMomentLength, formatPreciseTimecode } from '../search/momentFormat';
+import { formatMomentLength, formatPreciseTimecode } from '../../ui/format';
 
 /**
  * The Trim dialog for one clip of the merge (spec section 2): its range by the boundaries' time codes,

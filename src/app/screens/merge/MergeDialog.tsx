@@ -17,10 +17,10 @@ import { SegmentedControl } from '../../ui/SegmentedControl';
 import { Tooltip } from '../../ui/Tooltip';
 import { useSessionSound, VolumeControl } from '../moment/VolumeControl';
 import { mediaNameOf } from '../search/mediaInfo';
-import { formatTimecode } from '../search/momentFormat';
 import { previewPlaylistUrl } from '../search/momentPlayer';
 import { MomentList } from './MomentList';
 import { SequencePlayback, type SwitchRecord } from './sequencePlayback';
+import { formatClock } from '../../ui/format';
 import './merge.css';
 
 /** A selected moment (with its effective range) as a clip of the editor. */
@@ -297,7 +297,7 @@ export default function MergeDialog({
             ]}
           />
           <span className="merge__summary muted" aria-live="polite">
-            {state.clips.length} clips · {formatTimecode(state.duration)}
+            {state.clips.length} clips · {formatClock(state.duration)}
             {preview && view === 'preview' ? ` · built in ${(preview.ms / 1000).toFixed(1)} s` : ''}
           </span>
         </div>
@@ -317,7 +317,7 @@ export default function MergeDialog({
             {state.playing ? <IconPause size={18} /> : <IconPlay size={18} />}
           </IconButton>
           <span className="merge__time" data-testid="merge-time">
-            {formatTimecode(state.currentTime)} / {formatTimecode(state.duration)}
+            {formatClock(state.currentTime)} / {formatClock(state.duration)}
           </span>
           <VolumeControl />
           <span className="merge__spacer" />

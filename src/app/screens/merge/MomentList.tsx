@@ -4,8 +4,8 @@ import type { SequenceEngine, SequenceEngineState } from '../../../engine/sequen
 import { clipStarts, type SequenceClip } from '../../../engine/sequence/sequenceModel';
 import { IconButton } from '../../ui/Button';
 import { IconChevronLeft, IconPlus, IconTrash, IconTrim } from '../../ui/icons';
-import { formatPreciseTimecode } from '../search/momentFormat';
 import { ClipTrimDialog } from './ClipTrimDialog';
+import { formatPreciseTimecode } from '../../ui/format';
 
 /**
  * The merge dialog's reorderable moment list (spec sections 2 and 9: items 176 px wide). Reordering

@@ -6,12 +6,12 @@ import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { IconDownload, IconSearch, IconSimilar } from '../../ui/icons';
 import { mediaNameOf } from '../search/mediaInfo';
-import { formatMomentLength, formatTimecode } from '../search/momentFormat';
 import { DownloadMenu } from './DownloadMenu';
 import { MomentSidePanel } from './MomentLines';
 import { MomentPlayer, type MomentPlayerHandle } from './MomentPlayer';
 import { MomentTimeline, timelineMediaOf, type TimelineRange } from './MomentTimeline';
 import { TrimFields } from './TrimFields';
+import { formatClock, formatMomentLength } from '../../ui/format';
 import './moment.css';
 
 /**
@@ -63,7 +63,7 @@ export function MomentDialog({
       description={
         <span className="moment-view__meta">
           <span className="time-chip" data-testid="moment-dialog-range">
-            {formatTimecode(range.startTime)} – {formatTimecode(range.endTime)}
+            {formatClock(range.startTime)} – {formatClock(range.endTime)}
           </span>
           <span>{formatMomentLength(range.endTime - range.startTime)}</span>
           {trimmed && (

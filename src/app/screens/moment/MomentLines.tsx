@@ -3,11 +3,11 @@ import { MSG_MOMENT } from '../../../contract';
 import { searchApi } from '../../api/instance';
 import type { TimeRange } from '../../state/momentEdits';
 import { SegmentedControl } from '../../ui/SegmentedControl';
-import { formatTimecode } from '../search/momentFormat';
 import { MatchedText } from './MatchedText';
 import { matchTerms } from './matchWords';
 import { TranscriptLines } from './TranscriptLines';
 import { overlaps, useLineFollow } from './useLineFollow';
+import { formatClock } from '../../ui/format';
 import './moment.css';
 
 /** Dialog tab (spec section 4). */
@@ -163,9 +163,9 @@ function DescriptionLines({
             type="button"
             className="moment-lines__seek"
             onClick={() => onSeek(l.start)}
-            aria-label={`${formatTimecode(l.start)} ${l.text}`}
+            aria-label={`${formatClock(l.start)} ${l.text}`}
           >
-            <span className="moment-lines__time">{formatTimecode(l.start)}</span>
+            <span className="moment-lines__time">{formatClock(l.start)}</span>
             <span className="moment-lines__text">
               <MatchedText text={l.text} terms={terms} />
             </span>

@@ -7,12 +7,12 @@ import { IconButton } from '../../ui/Button';
 import { IconAlert, IconFilm, IconFullscreen, IconFullscreenExit, IconPause, IconPlay } from '../../ui/icons';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { Tooltip } from '../../ui/Tooltip';
-import { formatTimecode } from '../search/momentFormat';
 import { attachPlayer, previewPlaylistUrl } from '../search/momentPlayer';
 import { mediaTimeOf, seekMedia } from './mediaClock';
 import { arrowSeek } from './playerRules';
 import { TimeInput } from './TimeInput';
 import { useSessionSound, VolumeControl } from './VolumeControl';
+import { formatClock } from '../../ui/format';
 import './moment.css';
 
 /** Moment mode (spec section 4): loop the moment, or play the whole media. */
@@ -280,7 +280,7 @@ function PlayerControls({
       </IconButton>
       <span className="moment-player__time">
         <TimeInput value={time} max={duration} onCommit={onSeek} label="Current time" disabled={!video} />
-        <span className="moment-player__duration">/ {formatTimecode(duration)}</span>
+        <span className="moment-player__duration">/ {formatClock(duration)}</span>
       </span>
       <VolumeControl />
       <span className="moment-player__spacer" />

@@ -8,8 +8,8 @@ import { API_BASE } from '../../config';
 import { lazyComponent } from '../../routing/lazyChunk';
 import { ChunkErrorBoundary } from '../../shell/ChunkLoadFailed';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
-import { formatMomentLength, formatPreciseTimecode } from '../search/momentFormat';
 // The placeholder below is drawn with the timeline's own classes.
+import { formatMomentLength, formatPreciseTimecode } from '../../ui/format';
 import '../../timeline/timeline.css';
 
 // PixiJS and the engine (~160 kB gzip) load when a timeline first opens, not with the screens around it.

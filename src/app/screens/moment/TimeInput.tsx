@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { formatPreciseTimecode, formatTimecode, parseTimecode } from '../search/momentFormat';
+import { parseTimecode } from '../search/momentFormat';
+import { formatClock, formatPreciseTimecode } from '../../ui/format';
 
 /**
  * A time code field (spec section 5): shows `value` as HH:MM:SS (with its fraction when `precise`),
@@ -26,7 +27,7 @@ export function TimeInput({
   disabled?: boolean;
   className?: string;
 }) {
-  const format = precise ? formatPreciseTimecode : formatTimecode;
+  const format = precise ? formatPreciseTimecode : formatClock;
   const shown = format(value);
   const [draft, setDraft] = useState<string | null>(null);
   const [rejected, setRejected] = useState(false);

@@ -5,11 +5,11 @@ import { searchApi, transcriptApi } from '../../api/instance';
 import type { TimeRange } from '../../state/momentEdits';
 import { showToast } from '../../state/toasts';
 import { noteTranscriptLine } from '../../state/transcriptEdits';
-import { formatTimecode } from '../search/momentFormat';
 import { matchTerms } from './matchWords';
 import { TranscriptRow } from './TranscriptRow';
 import { editKey, lineKey, moveTo, shownText, type EditKey, type Editing, type LineStatus } from './transcriptEditing';
 import { overlaps, useLineFollow } from './useLineFollow';
+import { formatClock } from '../../ui/format';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; lines: TranscriptLine[]; editable: boolean } | { status: 'error' };
 
@@ -169,7 +169,7 @@ export function TranscriptLines({
           if (!mounted.current)
             return void showToast(MSG_TRANSCRIPT.notSaved(message), {
               tone: 'error',
-              title: `Transcript line at ${formatTimecode(line.start)}`,
+              title: `Transcript line at ${formatClock(line.start)}`,
             });
           setStatus(line.id, { kind: 'failed', text: restoring ? (line.original ?? line.text) : change.text, message, restore: restoring });
           setAnnouncement(MSG_TRANSCRIPT.notSaved(message));

@@ -1,10 +1,10 @@
 import type { FocusEvent, KeyboardEvent, RefObject } from 'react';
 import { MSG_TRANSCRIPT, TRANSCRIPT_TEXT_MAX, type TranscriptLine } from '../../../contract';
 import { Button } from '../../ui/Button';
-import { formatTimecode } from '../search/momentFormat';
 import { MatchedText } from './MatchedText';
 import { TranscriptHistory } from './TranscriptHistory';
 import { flattenDraft, shownText, type Editing, type LineStatus } from './transcriptEditing';
+import { formatClock } from '../../ui/format';
 
 export interface TranscriptRowProps {
   line: TranscriptLine;
@@ -77,7 +77,7 @@ export function TranscriptRow({
   onToggleHistory,
 }: TranscriptRowProps) {
   const text = shownText(line, status);
-  const time = formatTimecode(line.start);
+  const time = formatClock(line.start);
   return (
     <li
       className={[

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { HANDLE_MIN_SECONDS, MSG_MOMENT, type Moment } from '../../../contract';
 import { rangeProblem, updateMomentRange, type TimeRange } from '../../state/momentEdits';
-import { formatMomentLength } from '../search/momentFormat';
 import { TimeInput } from './TimeInput';
+import { formatMomentLength } from '../../ui/format';
 
 /**
  * Trimming in place (spec section 2, Trim dialog): the moment's boundaries as time codes under the

@@ -1,9 +1,10 @@
 import { formatPrice, type BillingInfo, type SubscriptionProduct } from '../../../contract';
-import { formatCredits, formatDate, formatHours } from '../../state/billingFigures';
+import { formatCredits, formatDate } from '../../state/billingFigures';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { billingInterval, priceWithInterval, storageAfterChange } from './pricingRules';
+import { formatHours } from '../../ui/format';
 
 /** A plan the user chose on the pricing page: bought from the Free Trial, or a subscriber's upgrade or downgrade. */
 export interface PlanChange {

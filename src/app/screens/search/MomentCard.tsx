@@ -9,10 +9,10 @@ import { Spinner } from '../../ui/Spinner';
 import { Tooltip } from '../../ui/Tooltip';
 import { DownloadMenu } from '../moment/DownloadMenu';
 import type { MasonryCell } from './masonry';
-import { formatMomentLength, formatTimecode } from './momentFormat';
 import { showsVideo } from './previewRecovery';
 import { useHoverIntent, useInView, useMomentPreview } from './useMomentPreview';
 import { canPreview, externalUrlOf, mediaNameOf } from './mediaInfo';
+import { formatClock, formatMomentLength } from '../../ui/format';
 
 /** A moment in the results grid (spec section 2): preview, time range, media name, source link, select, similar. */
 export const MomentCard = memo(function MomentCard({
@@ -58,7 +58,7 @@ export const MomentCard = memo(function MomentCard({
   const [posterFailed, setPosterFailed] = useState(false);
 
   const name = mediaNameOf(media);
-  const range = `${formatTimecode(shown.startTime)} – ${formatTimecode(shown.endTime)}`;
+  const range = `${formatClock(shown.startTime)} – ${formatClock(shown.endTime)}`;
   const external = externalUrlOf(media);
   const status = model.status;
   const videoShown = showsVideo(status);

@@ -35,7 +35,6 @@ import { dragHasFiles } from '../upload/dropFiles';
 import { emojiNamesLoaded, hasEmoji, loadEmojiNames, normalizeSearchText } from './emoji';
 import { effectiveSelection } from './librarySwitcher';
 import { mediaNameOf } from './mediaInfo';
-import { formatTimecode } from './momentFormat';
 import { splitByConfidence } from './confidence';
 import { ResultsGrid } from './ResultsGrid';
 import { SearchBar } from './SearchBar';
@@ -46,6 +45,7 @@ import { useMediaLookup } from './useMediaLookup';
 import { useMomentSearch } from './useMomentSearch';
 import { newQueryImageId, saveQueryImage, useQueryImage } from './queryImages';
 import '../library/library.css';
+import { formatClock } from '../../ui/format';
 import './search.css';
 
 /** History state of a moment dialog this page opened (so closing it can go back). */
@@ -237,7 +237,7 @@ export default function SearchScreen() {
     <QueryChip
       picture={<MomentPicture media={momentMedia} t={momentRef?.start ?? 0} />}
       title={momentMedia ? mediaNameOf(momentMedia) : 'Similar moments'}
-      detail={momentRef ? `${formatTimecode(momentRef.start)} – ${formatTimecode(momentRef.end)}` : undefined}
+      detail={momentRef ? `${formatClock(momentRef.start)} – ${formatClock(momentRef.end)}` : undefined}
       onRemove={() => update({ moment: null })}
       removeLabel="Remove the query moment"
     />

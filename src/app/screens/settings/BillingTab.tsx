@@ -3,16 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { expiryLabel, formatPrice, MSG, MSG_BILLING, ROUTES, type BillingCreditNote, type BillingInfo } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { billingApi } from '../../api/instance';
-import {
-  creditFigures,
-  formatCredits,
-  formatDate,
-  formatDuration,
-  formatHours,
-  hasSubscription,
-  notesBySpendOrder,
-  renewalState,
-} from '../../state/billingFigures';
+import { creditFigures, formatCredits, formatDate, hasSubscription, notesBySpendOrder, renewalState } from '../../state/billingFigures';
 import { useCredits } from '../../hooks/useCredits';
 import { credits, refreshCredits } from '../../state/credits';
 import { showToast } from '../../state/toasts';
@@ -25,6 +16,7 @@ import { Spinner } from '../../ui/Spinner';
 import { openExternal } from '../billing/billingActions';
 import { InvoiceList } from './InvoiceList';
 import { UsageHistory } from './UsageHistory';
+import { formatHours, formatHoursMinutes } from '../../ui/format';
 import './billing.css';
 
 /** How long the tab waits for billing data before saying it failed to load (spec section 8). */
@@ -203,7 +195,7 @@ function BillingDetails({ info }: { info: BillingInfo }) {
           <p className="stat__value" data-testid="billing-credits-left">
             {formatCredits(info.creditsLeft)}
           </p>
-          <p className="stat__hint">{formatDuration(figures.ingestLeftSeconds)} of video processing</p>
+          <p className="stat__hint">{formatHoursMinutes(figures.ingestLeftSeconds)} of video processing</p>
         </section>
         <section className="card stat" aria-labelledby="stat-plan">
           <span className="stat__icon">
@@ -229,7 +221,7 @@ function BillingDetails({ info }: { info: BillingInfo }) {
             {formatHours(usage.storageHours)} <span className="stat__of">of {formatHours(limits.storageHours)}</span>
           </p>
           <ProgressBar value={storageShare} label="Storage used" />
-          <p className="stat__hint">{formatDuration(figures.storageLeftSeconds)} left</p>
+          <p className="stat__hint">{formatHoursMinutes(figures.storageLeftSeconds)} left</p>
         </section>
       </div>
 

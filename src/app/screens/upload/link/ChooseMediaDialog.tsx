@@ -12,16 +12,8 @@ import { CheckboxControl } from '../../../ui/Checkbox';
 import { Dialog } from '../../../ui/Dialog';
 import { Select } from '../../../ui/Select';
 import { ReasonTooltip } from '../../../ui/Tooltip';
-import {
-  choosable,
-  filterByDuration,
-  formatTotalDuration,
-  nextSort,
-  sortVideos,
-  type DurationOp,
-  type SortKey,
-  type SortState,
-} from './linkImport';
+import { choosable, filterByDuration, nextSort, sortVideos, type DurationOp, type SortKey, type SortState } from './linkImport';
+import { formatDuration } from '../../../ui/format';
 
 type Row = LinkVideo & { duration: number };
 
@@ -97,7 +89,7 @@ export function ChooseMediaDialog({
       footer={
         <>
           <span className="link-grid__count" aria-live="polite">
-            {chosen.length} selected • {formatTotalDuration(chosen.reduce((s, v) => s + v.duration, 0))}
+            {chosen.length} selected • {formatDuration(chosen.reduce((s, v) => s + v.duration, 0))}
           </span>
           <Button variant="secondary" onClick={onClose}>
             Cancel
@@ -169,7 +161,7 @@ export function ChooseMediaDialog({
                       </span>
                     </div>
                   </td>
-                  <td className="link-grid__num">{formatTotalDuration(v.duration)}</td>
+                  <td className="link-grid__num">{formatDuration(v.duration)}</td>
                   <td>{v.publishedAt ? new Date(v.publishedAt).toLocaleDateString() : '—'}</td>
                 </tr>
               );

@@ -16,7 +16,8 @@ import { Checkbox } from '../../../ui/Checkbox';
 import { Dialog } from '../../../ui/Dialog';
 import { TextField } from '../../../ui/TextField';
 import { ReasonTooltip } from '../../../ui/Tooltip';
-import { formatTotalDuration, generatedLibraryName, nameGenerationDelay } from './linkImport';
+import { generatedLibraryName, nameGenerationDelay } from './linkImport';
+import { formatDuration } from '../../../ui/format';
 
 export interface ConfirmAddChoice {
   /** Null: into the current library; else the name of a new library to create first. */
@@ -93,7 +94,7 @@ export function ConfirmAddDialog({
       <p className="link-confirm__what">
         <strong>{videos.length === 1 ? videos[0]!.title : info.title}</strong>
         <br />
-        {videos.length} video(s){knownTotal ? ` • ${formatTotalDuration(knownTotal)} total duration` : ''}
+        {videos.length} video(s){knownTotal ? ` • ${formatDuration(knownTotal)} total duration` : ''}
       </p>
       {figures && (
         <p className="link-confirm__credits" data-testid="import-credits">

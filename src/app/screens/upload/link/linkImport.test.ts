@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../api/ApiError';
 import { MSG_EXTERNAL, type ExternalAddAnswer, type LinkInfo, type LinkVideo } from '../../../../contract';
-import {
-  addInBatches,
-  AddedUrlMemory,
-  filterByDuration,
-  formatTotalDuration,
-  linkStatusText,
-  nameGenerationDelay,
-  nextSort,
-  sortVideos,
-} from './linkImport';
+import { addInBatches, AddedUrlMemory, filterByDuration, linkStatusText, nameGenerationDelay, nextSort, sortVideos } from './linkImport';
 
 const video = (n: number, duration: number | null, extra: Partial<LinkVideo> = {}): LinkVideo => ({
   id: `v${n}`,
@@ -141,9 +132,5 @@ describe('small rules', () => {
   it('generates a name after 1 to 3 seconds', () => {
     expect(nameGenerationDelay(() => 0)).toBe(1000);
     expect(nameGenerationDelay(() => 1)).toBe(3000);
-  });
-  it('formats total durations', () => {
-    expect(formatTotalDuration(9)).toBe('0:09');
-    expect(formatTotalDuration(3725)).toBe('1:02:05');
   });
 });

@@ -14,15 +14,7 @@ import {
   type LinkVideo,
 } from '../../../../contract';
 import { retryable, withRetry } from '../../../state/renderPolling';
-
-/** Total duration as H:MM:SS, or M:SS under an hour. */
-export function formatTotalDuration(seconds: number): string {
-  const s = Math.round(Math.max(0, seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
+import { formatDuration } from '../../../ui/format';
 
 export type LinkStatus =
   { kind: 'idle' } | { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'duplicate' } | { kind: 'valid'; info: LinkInfo };
@@ -44,7 +36,7 @@ export function linkStatusText(status: LinkStatus): string {
       const total = videos.reduce((sum, v) => sum + v.duration, 0);
       // A watch link that also names a playlist is ambiguous: it is read as the playlist.
       const ambiguous = status.info.type === 'playlist' && /[?&]v=/.test(status.info.videos[0]?.url ?? '');
-      return MSG_EXTERNAL.readyWithVideos(videos.length, formatTotalDuration(total), ambiguous);
+      return MSG_EXTERNAL.readyWithVideos(videos.length, formatDuration(total), ambiguous);
     }
   }
 }
