@@ -15,7 +15,7 @@ import { migrateToLatest } from './db/migrate';
 import { accountCleanupJob } from './jobs/accountCleanup.job';
 import { registerJobs, requeueOrphanedJobs, type JobDefinition } from './jobs/registry';
 import { JobLeases } from './jobs/leases';
-import { ingestJob } from './jobs/ingest.job';
+import { INGEST_QUEUES, ingestJobs } from './jobs/ingest.job';
 import { uploadExpiryJob } from './jobs/uploadExpiry.job';
 import { blobSweepJob } from './jobs/blobSweep.job';
 import { BlobRefsRepository } from './repositories/blobRefs.repository';
@@ -23,13 +23,14 @@ import { BlobSweepService } from './services/blobSweep.service';
 import type { BlobStore } from './adapters/blobs/blobStore';
 import { LocalBlobStore } from './adapters/blobs/localBlobStore';
 import { S3BlobStore } from './adapters/blobs/s3BlobStore';
-import { missingMediaTools, probeQuick } from './adapters/media/ffprobe';
+import { missingMediaTools, probe, probeQuick, stillWebp } from './adapters/media/ffprobe';
+import { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from './adapters/media/ffmpeg';
 import { describeMissingFeature, type HealthInfo } from '../contract';
 import { loadDemoItems } from './demo';
 import { LibraryRepository } from './repositories/library.repository';
 import { MediaRepository } from './repositories/media.repository';
 import { UploadRepository } from './repositories/upload.repository';
-import { INGEST_JOB, LibraryService } from './services/library.service';
+import { LibraryService } from './services/library.service';
 import type { JobQueue, StorageQuota } from './services/ports';
 import { UploadService } from './services/upload.service';
 import { IndexRepository } from './repositories/index.repository';
@@ -120,10 +121,11 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const demoItems = await loadDemoItems(blobs, config.demoDir);
 
     // The queue starts after HTTP is built; services reach it through this port.
-    const queueRef: { boss?: PgBoss } = {};
+    const queueRef: { boss?: PgBoss; wake?: (name: string) => void } = {};
     const queue: JobQueue = {
       async send(name, data, opts) {
         await queueRef.boss!.send(name, data, opts?.singletonKey ? { singletonKey: opts.singletonKey } : {});
+        queueRef.wake?.(name); // this process's workers of that queue take it now, not at their next poll
       },
     };
     const users = new UserRepository(database.db);
@@ -219,6 +221,8 @@ export async function startServer(env: Record<string, string | undefined> = {}):
         balance: (userId) => ledger.balance(userId),
         charge: async (userId, amount, key, reason) => void (await ledger.charge(userId, { amount, key, reason })),
       },
+      tools: { probe, makeHls, thumbnailStrip, stillWebp, extractKeyframes, extractAudio },
+      queue,
       workDir: path.join(config.dataDir, 'work'),
       download: (media, work, onProgress) => external.download(media, work, onProgress),
       log,
@@ -308,7 +312,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     cleanup.push(() => drainJobs(15_000));
     cleanup.push(() => boss.stop({ graceful: true, wait: true, timeout: 10_000 }));
     if (database.kind === 'pglite' && config.role !== 'api') {
-      const n = await requeueOrphanedJobs(database.executeSql, [INGEST_JOB, RENDER_JOB]);
+      const n = await requeueOrphanedJobs(database.executeSql, [...INGEST_QUEUES, RENDER_JOB]);
       if (n) log.info({ jobs: n }, 'resumed jobs cut off by an earlier stop');
       const f = await uploads.reopenCutOffFinishes(new Date());
       if (f) log.info({ uploads: f }, 'reopened upload finishes cut off by an earlier stop');
@@ -323,11 +327,11 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       jobLeases.start();
       cleanup.push(() => jobLeases.stop());
     }
-    ({ drain: drainJobs } = await registerJobs(
+    const jobs = await registerJobs(
       boss,
       [
         accountCleanupJob(accounts),
-        ingestJob(ingest) as JobDefinition,
+        ...ingestJobs(ingest),
         renderJob(renders, config.renderWorkers) as JobDefinition,
         renderExpiryJob(renders),
         uploadExpiryJob(uploads),
@@ -336,7 +340,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       ],
       config.role !== 'api',
       leases,
-    ));
+    );
+    drainJobs = jobs.drain;
+    queueRef.wake = jobs.wake;
     if (config.role === 'worker') log.info({ pid: process.pid }, 'worker ready');
 
     let url = config.appUrl;

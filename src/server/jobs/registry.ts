@@ -26,8 +26,9 @@ export async function registerJobs(
   jobs: JobDefinition[],
   runWorkers: boolean,
   leases: JobLeases | null = null,
-): Promise<{ drain(timeoutMs: number): Promise<void> }> {
+): Promise<{ drain(timeoutMs: number): Promise<void>; wake(name: string): void }> {
   const running = new Set<Promise<unknown>>();
+  const workerIds = new Map<string, string[]>();
   const seen = new Set<string>();
   for (const job of jobs) {
     if (seen.has(job.name)) throw new Error(`Job ${job.name} has more than one handler`);
@@ -38,7 +39,7 @@ export async function registerJobs(
     if (job.cron) await boss.schedule(job.name, job.cron);
     else await boss.unschedule(job.name).catch(() => undefined);
     for (let w = 0; runWorkers && w < (job.workers ?? 1); w++) {
-      await boss.work<object>(job.name, { pollingIntervalSeconds: 2, ...(job.workOptions ?? {}) }, (batch) => {
+      const id = await boss.work<object>(job.name, { pollingIntervalSeconds: 2, ...(job.workOptions ?? {}) }, (batch) => {
         const run = (async () => {
           for (const j of batch) {
             if (leases && job.leased) await leases.hold(job.name, j.id, () => job.handler(j.data, j));
@@ -49,9 +50,14 @@ export async function registerJobs(
         void run.catch(() => undefined).finally(() => running.delete(run));
         return run;
       });
+      workerIds.set(job.name, [...(workerIds.get(job.name) ?? []), id]);
     }
   }
   return {
+    /** A job was just queued on `name`: this process's workers of it fetch now instead of at their next poll. */
+    wake(name: string) {
+      for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+    },
     async drain(timeoutMs: number) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));

@@ -80,6 +80,15 @@ export class MediaRepository {
       .executeTakeFirst();
   }
 
+  /** Sets a media's progress unless it is already further (two ingest lanes report into one figure). */
+  async raiseProgress(id: string, value: number) {
+    await this.db
+      .updateTable('media')
+      .set({ progress: sql<number>`greatest(progress, ${value})`, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+  }
+
   /** Moves a media from one of `from` statuses to `to`; returns the row only if it was in one of them. */
   transition(id: string, from: string[], patch: Updateable<MediaTable>) {
     return this.db

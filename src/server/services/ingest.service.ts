@@ -1,21 +1,44 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import { canAfford, ingestCost } from '../../contract';
 import { readAll, type BlobStore } from '../adapters/blobs/blobStore';
-import { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from '../adapters/media/ffmpeg';
-import { NotMediaError, probe, stillWebp, type ProbeResult } from '../adapters/media/ffprobe';
+import { NotMediaError, type ProbeResult } from '../adapters/media/ffprobe';
 import { cachedExpander, ocrIndexWords, shotTermScores, type FrameLabels } from './visualTerms';
 import type { IndexRepository } from '../repositories/index.repository';
 import type { MediaRepository, MediaRow } from '../repositories/media.repository';
 import { InsufficientCreditsError } from './ledger.service';
-import type { IndexModels, IngestBilling } from './ports';
+import type { IndexModels, IngestBilling, IngestTools, JobQueue } from './ports';
 import { representativePoster } from './posterFrame';
 import { holdAt } from '../testHold';
 
-/** The ingest stages, in order; each is idempotent and recorded when done, so a retry resumes. */
+/** The ingest stages, in order; each is its own job, idempotent and recorded when done, so a retry resumes. */
 export const STAGES = ['download', 'probe', 'preview', 'thumbnails', 'keyframes', 'visual', 'speech', 'descriptions', 'complete'] as const;
 export type Stage = (typeof STAGES)[number];
+
+/**
+ * The stages each stage waits for. After the probe two lanes run beside each other, one per core:
+ * the picture (preview, thumbnails, keyframes, what is seen) and what is said; shot descriptions
+ * need both. `download` runs only for media imported from a link; for the others it counts as done.
+ */
+export const STAGE_AFTER: Record<Stage, readonly Stage[]> = {
+  download: [],
+  probe: ['download'],
+  preview: ['probe'],
+  thumbnails: ['preview'],
+  keyframes: ['thumbnails'],
+  visual: ['keyframes'],
+  speech: ['probe'],
+  descriptions: ['visual', 'speech'],
+  complete: ['descriptions'],
+};
+
+/** The job that runs one stage of a media (jobs/ingest.job.ts registers one per stage). */
+export const stageJob = (stage: Stage) => `ingest.${stage}`;
+
+/** Stages that keep a core busy (ffmpeg, the models, pocketsphinx): at most `heavyAtOnce` of them run at once in a process. */
+export const HEAVY_STAGES: ReadonlySet<Stage> = new Set(['preview', 'thumbnails', 'keyframes', 'visual', 'speech']);
 
 /** Relative cost of each stage, for one progress figure (0..1) across them. */
 const WEIGHT: Record<Stage, number> = {
@@ -37,22 +60,18 @@ export const STRIP_FRAMES = 60;
 export const STRIP_FRAME_WIDTH = 140;
 const VISUAL_BATCH = 8;
 
-export class StageError extends Error {
-  constructor(
-    readonly stage: Stage,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export interface IngestDeps {
   media: MediaRepository;
   index: IndexRepository;
   blobs: BlobStore;
   models: IndexModels;
+  tools: IngestTools;
   billing: IngestBilling;
+  /** Where the next stages are queued. */
+  queue: JobQueue;
   workDir: string;
+  /** Heavy stages (HEAVY_STAGES) running at once in this process (default 2: one per core on the target machine). */
+  heavyAtOnce?: number;
   /** Fetches a media imported from a link and stores it as its original (the `download` stage). */
   download?: (media: MediaRow, work: string, onProgress: (f: number) => void) => Promise<MediaRow>;
   /** Stage starts and ends: after a crash they show where a media's ingest resumed. */
@@ -64,10 +83,16 @@ export const keyframeKey = (id: string, t: number) => `derived/${id}/kf/${Math.r
 
 /**
  * Turns an uploaded file into a searchable media: probe, HLS preview, thumbnails, shots and
- * keyframes, what is seen, what is said, shot descriptions, then the credit charge.
+ * keyframes, what is seen, what is said, shot descriptions, then the credit charge. `start` is the
+ * media's ingest job; each stage then runs as its own job (`runStage`), and queues the stages it
+ * unblocks when it is done, so a crash mid-stage resumes that stage only.
  */
 export class IngestService {
-  constructor(private readonly d: IngestDeps) {}
+  private readonly heavy: ReturnType<typeof pLimit>;
+
+  constructor(private readonly d: IngestDeps) {
+    this.heavy = pLimit(Math.max(1, d.heavyAtOnce ?? 2));
+  }
 
   private readonly expand = cachedExpander((l) => this.d.models.expandLabel(l));
 
@@ -88,89 +113,105 @@ export class IngestService {
     return pending.length;
   }
 
-  async run(mediaId: string): Promise<void> {
-    const start = await this.d.media.transition(mediaId, ['queued', 'processing'], { status: 'processing', error_message: null });
-    if (!start) return; // deleted, cancelled or already done
-    let media: MediaRow = start;
-    const state = await this.d.index.state(mediaId);
-    const done = new Set(state.done);
-    if (done.size) this.d.log?.info({ mediaId, done: state.done }, 'ingest resumed');
-    const timings: Record<string, number> = { ...(state.timings ?? {}) };
-    // Progress: each stage's share of the work times how far it got (done stages count whole).
-    const fraction: Partial<Record<Stage, number>> = Object.fromEntries(state.done.map((s) => [s, 1]));
-    // Only media imported from a link are downloaded first; for the others that share counts as done.
+  /**
+   * The media's ingest job (queued by an upload, a link import or a retry): the media goes to
+   * processing and the stages that can run are queued. Shared samples take a twin's index instead.
+   */
+  async start(mediaId: string): Promise<void> {
+    const media = await this.d.media.transition(mediaId, ['queued', 'processing'], { status: 'processing', error_message: null });
+    if (!media) return; // deleted, cancelled or already done
+    const { done } = await this.d.index.state(mediaId);
+    if (done.length) this.d.log?.info({ mediaId, done }, 'ingest resumed');
+    if (media.blob_shared && (await this.reuseTwin(media))) return;
+    await this.advance(media, new Set(done));
+  }
+
+  /**
+   * Queues the stages not done whose predecessors are: all of them when a media (re)starts, or only
+   * those that follow `after` when that stage is done (the other lane's next stage is its own to queue).
+   */
+  private async advance(media: MediaRow, done: ReadonlySet<string>, after?: Stage) {
     const external = media.origin.source === 'external';
-    if (!external) fraction.download = 1;
+    const isDone = (s: Stage) => done.has(s) || (s === 'download' && !external);
+    for (const stage of STAGES)
+      if (!isDone(stage) && (!after || STAGE_AFTER[stage].includes(after)) && STAGE_AFTER[stage].every(isDone))
+        await this.d.queue.send(stageJob(stage), { mediaId: media.id }, { singletonKey: media.id });
+  }
+
+  /**
+   * One stage's job: runs `stage` of a media still processing, records it done with its time, and
+   * queues the stages it unblocks. A failure ends the media's ingest with the stage named; a crash
+   * leaves the job to be retried, which runs this stage again (each stage is idempotent).
+   */
+  async runStage(stage: Stage, mediaId: string, opts: { retry?: boolean } = {}): Promise<void> {
+    let media = await this.d.media.byId(mediaId);
+    if (!media || media.status !== 'processing') return; // deleted, failed in the other lane, or done
+    const { done } = await this.d.index.state(mediaId);
+    if (opts.retry) this.d.log?.info({ mediaId, stage, done }, 'ingest resumed');
+    if (!done.includes(stage)) {
+      const run = () => this.runOnce(stage, media!);
+      const next = HEAVY_STAGES.has(stage) ? await this.heavy(run) : await run();
+      if (!next) return;
+      media = next;
+    }
+    // The other lane may have finished meanwhile: read what is done now. (Also when this job found
+    // its stage done: a crash may have come between recording it and queueing what follows.)
+    await this.advance(media, new Set((await this.d.index.state(mediaId)).done), stage);
+  }
+
+  /** Runs one stage and records it; null when the stage failed (the media then carries the reason). */
+  private async runOnce(stage: Stage, media: MediaRow): Promise<MediaRow | null> {
+    const mediaId = media.id;
+    const { done } = await this.d.index.state(mediaId);
+    // Progress: finished stages count whole, this one by how far it got. Two lanes write it, so it only rises.
+    const base = STAGES.reduce(
+      (sum, s) => sum + (done.includes(s) || (s === 'download' && media.origin.source !== 'external') ? WEIGHT[s] : 0),
+      0,
+    );
     let lastWrite = 0;
-    const progress = async (stage: Stage, f: number, force = false) => {
-      fraction[stage] = f;
-      const value = Math.min(0.99, STAGES.reduce((sum, s) => sum + WEIGHT[s] * (fraction[s] ?? 0), 0) / TOTAL);
+    const progress = async (f: number, force = false) => {
       if (!force && Date.now() - lastWrite < 500) return;
       lastWrite = Date.now();
-      await this.d.media.update(mediaId, { progress: value });
+      await this.d.media.raiseProgress(mediaId, Math.min(0.99, (base + WEIGHT[stage] * f) / TOTAL));
     };
-    if (media.blob_shared && (await this.reuseTwin(media))) return;
-    const work = path.join(this.d.workDir, mediaId);
+    await progress(0, true);
+    this.d.log?.info({ mediaId, stage }, 'ingest stage started');
+    await holdAt(`ingest:${stage}`, media.filename, { mediaId });
+    const work = path.join(this.d.workDir, `${mediaId}-${stage}`);
     fs.mkdirSync(work, { recursive: true });
-    const runStage = async (stage: Stage, m: MediaRow): Promise<MediaRow> => {
-      if (done.has(stage)) return m;
-      await progress(stage, 0, true);
-      this.d.log?.info({ mediaId, stage }, 'ingest stage started');
-      await holdAt(`ingest:${stage}`, m.filename, { mediaId });
-      const t0 = performance.now();
-      let next: MediaRow;
-      try {
-        next = (await this.stage(stage, m, work, (f) => void progress(stage, f))) ?? m;
-      } catch (err) {
-        if (err instanceof NotMediaError || err instanceof InsufficientCreditsError) throw err;
-        throw new StageError(stage, (err as Error).message);
-      }
-      timings[stage] = Math.round(performance.now() - t0);
-      await this.d.index.patchState(mediaId, { timings, stage });
-      await this.d.index.markDone(mediaId, stage);
-      this.d.log?.info({ mediaId, stage, ms: timings[stage] }, 'ingest stage done');
-      fraction[stage] = 1;
-      return next;
-    };
-    /** Runs stages one after another, each seeing the media as the previous left it. */
-    const lane = async (stages: Stage[], m: MediaRow) => {
-      for (const stage of stages) m = await runStage(stage, m);
-      return m;
-    };
+    const t0 = performance.now();
+    let next: MediaRow;
     try {
-      if (external) media = await runStage('download', media);
-      media = await runStage('probe', media);
-      // What is said needs only the probe: it runs beside the picture stages, one lane per core.
-      const lanes = await Promise.allSettled([lane(['preview', 'thumbnails', 'keyframes', 'visual'], media), lane(['speech'], media)]);
-      const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
-      if (failed) throw failed.reason;
-      media = (await this.d.media.byId(mediaId)) ?? media;
-      media = await lane(['descriptions', 'complete'], media);
+      next = (await this.stage(stage, media, work, (f) => void progress(f).catch(() => undefined))) ?? media;
     } catch (err) {
-      if (err instanceof NotMediaError) {
-        await this.d.media.transition(mediaId, ['processing'], { status: 'invalid', error_message: err.message, progress: 0 });
-        return;
-      }
-      if (err instanceof InsufficientCreditsError) {
-        await this.d.media.transition(mediaId, ['processing'], {
-          status: 'errored',
-          error_message: `Not enough credits to index this media: it needs ${err.cost} credits. Top up or upgrade your plan, then retry.`,
-        });
-        return;
-      }
-      if (err instanceof StageError && err.stage === 'download') {
-        // Nothing was indexed, so nothing is charged: the media is failed with the reason.
-        await this.d.media.transition(mediaId, ['processing'], { status: 'failed', error_message: err.message.slice(0, 500), progress: 0 });
-        return;
-      }
-      const stage = err instanceof StageError ? err.stage : 'unknown';
-      await this.d.media.transition(mediaId, ['processing'], {
-        status: 'errored',
-        error_message: `Processing failed at the ${stage} stage: ${(err as Error).message.slice(0, 300)}`,
-      });
-      return;
+      await this.fail(mediaId, stage, err as Error);
+      return null;
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
+    }
+    const ms = Math.round(performance.now() - t0);
+    await this.d.index.markDone(mediaId, stage, ms);
+    this.d.log?.info({ mediaId, stage, ms }, 'ingest stage done');
+    return next;
+  }
+
+  /** Ends a media's ingest after a failed stage, with a reason the user can act on. */
+  private async fail(mediaId: string, stage: Stage, err: Error) {
+    if (err instanceof NotMediaError) {
+      await this.d.media.transition(mediaId, ['processing'], { status: 'invalid', error_message: err.message, progress: 0 });
+    } else if (err instanceof InsufficientCreditsError) {
+      await this.d.media.transition(mediaId, ['processing'], {
+        status: 'errored',
+        error_message: `Not enough credits to index this media: it needs ${err.cost} credits. Top up or upgrade your plan, then retry.`,
+      });
+    } else if (stage === 'download') {
+      // Nothing was indexed, so nothing is charged: the media is failed with the reason.
+      await this.d.media.transition(mediaId, ['processing'], { status: 'failed', error_message: err.message.slice(0, 500), progress: 0 });
+    } else {
+      await this.d.media.transition(mediaId, ['processing'], {
+        status: 'errored',
+        error_message: `Processing failed at the ${stage} stage: ${err.message.slice(0, 300)}`,
+      });
     }
   }
 
@@ -225,7 +266,7 @@ export class IngestService {
       case 'download':
         return this.downloadStage(media, work, onProgress);
       case 'probe': {
-        const p = await probe(input);
+        const p = await this.d.tools.probe(input);
         // Check credits before any heavy work; the charge itself happens once, at the end.
         if (!media.blob_shared) {
           const cost = ingestCost(p.duration);
@@ -245,7 +286,7 @@ export class IngestService {
         const p = this.probeOf(media);
         if (p.kind === 'image') return;
         const dir = path.join(work, 'hls');
-        const r = await makeHls(
+        const r = await this.d.tools.makeHls(
           input,
           dir,
           { duration: p.duration, height: p.height, videoCodec: p.videoCodec, audioCodec: p.audioCodec },
@@ -264,19 +305,23 @@ export class IngestService {
         const p = this.probeOf(media);
         const count = p.kind === 'image' ? 1 : Math.max(1, Math.min(STRIP_FRAMES, Math.ceil(p.duration)));
         const file = path.join(work, 'strip.webp');
-        const { interval } = await thumbnailStrip(input, file, { duration: Math.max(p.duration, 0.04), count, width: STRIP_FRAME_WIDTH });
+        const { interval } = await this.d.tools.thumbnailStrip(input, file, {
+          duration: Math.max(p.duration, 0.04),
+          count,
+          width: STRIP_FRAME_WIDTH,
+        });
         await this.d.blobs.put(`derived/${media.id}/strip.webp`, fs.readFileSync(file), 'image/webp');
         const height = Math.round((STRIP_FRAME_WIDTH * p.height) / Math.max(1, p.width) / 2) * 2;
         await this.d.index.patchState(media.id, { strip: { interval, columns: count, count, width: STRIP_FRAME_WIDTH, height } });
         const poster = path.join(work, 'poster.webp');
-        fs.writeFileSync(poster, await stillWebp(input, p.kind === 'image' ? 0 : Math.min(1, p.duration / 2), 280, 40));
+        fs.writeFileSync(poster, await this.d.tools.stillWebp(input, p.kind === 'image' ? 0 : Math.min(1, p.duration / 2), 280, 40));
         await this.d.blobs.put(`derived/${media.id}/poster.webp`, fs.readFileSync(poster), 'image/webp');
         return;
       }
       case 'keyframes': {
         const p = this.probeOf(media);
         const dir = path.join(work, 'kf');
-        const frames = await extractKeyframes(
+        const frames = await this.d.tools.extractKeyframes(
           input,
           dir,
           { duration: p.duration, threshold: SCENE_THRESHOLD, maxGap: MAX_KEYFRAME_GAP },
@@ -343,7 +388,7 @@ export class IngestService {
         const p = this.probeOf(media);
         if (p.kind === 'image' || !p.audioCodec) return;
         if (!this.d.models.speech) return;
-        const wav = await extractAudio(input, path.join(work, 'audio.wav'), p.duration);
+        const wav = await this.d.tools.extractAudio(input, path.join(work, 'audio.wav'), p.duration);
         if (!wav) return;
         const segments = await this.d.models.speech.transcribe(wav, { onProgress });
         await this.d.index.replaceTranscript(media.id, media.library_id, segments);

@@ -1,3 +1,6 @@
+import type { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from '../adapters/media/ffmpeg';
+import type { probe, stillWebp } from '../adapters/media/ffprobe';
+
 /** What services need from the job queue, without knowing pg-boss. */
 export interface JobQueue {
   send(name: string, data: object, opts?: { singletonKey?: string }): Promise<void>;
@@ -55,4 +58,14 @@ export interface IndexModels {
 export interface IngestBilling {
   balance(userId: string): Promise<number>;
   charge(userId: string, amount: number, key: string, reason: string): Promise<void>;
+}
+
+/** The media tools ingest runs (ffmpeg and ffprobe in adapters/media), injected so the service runs without them in tests. */
+export interface IngestTools {
+  probe: typeof probe;
+  makeHls: typeof makeHls;
+  thumbnailStrip: typeof thumbnailStrip;
+  stillWebp: typeof stillWebp;
+  extractKeyframes: typeof extractKeyframes;
+  extractAudio: typeof extractAudio;
 }
