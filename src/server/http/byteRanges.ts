@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import parseRange from 'range-parser';
 
 /**
  * HTTP byte ranges (RFC 9110 §14) for media originals: one range answers 206 with the bytes, several
@@ -18,36 +19,24 @@ export interface ByteRange {
 export const MAX_RANGES = 64;
 
 /**
- * The ranges of a `Range` header for a file of `size` bytes, in the order asked: null when there is
- * no header, it is not a byte-range set we read, or its ranges overlap (the whole file is served),
- * 'unsatisfiable' when none of its ranges falls inside the file or there are more than MAX_RANGES.
+ * The ranges of a `Range` header for a file of `size` bytes, in the order asked (read by
+ * range-parser): null when there is no header, it is not a byte-range set we read, or its ranges
+ * overlap (the whole file is served), 'unsatisfiable' when none of its ranges falls inside the file
+ * or there are more than MAX_RANGES.
  */
 export function parseRanges(header: string | undefined, size: number): ByteRange[] | null | 'unsatisfiable' {
-  const m = header ? /^\s*bytes\s*=\s*(.+)$/i.exec(header) : null;
-  if (!m) return null;
-  const specs = m[1]!.split(',').map((s) => s.trim());
-  if (specs.length > MAX_RANGES) return 'unsatisfiable';
-  const ranges: ByteRange[] = [];
-  for (const spec of specs) {
-    const r = /^(\d*)-(\d*)$/.exec(spec);
-    if (!r || (!r[1] && !r[2])) return null;
-    let start: number;
-    let end: number;
-    if (!r[1]) {
-      start = Math.max(0, size - Number(r[2]));
-      end = size;
-    } else {
-      start = Number(r[1]);
-      end = r[2] ? Math.min(size, Number(r[2]) + 1) : size;
-      if (r[2] && Number(r[2]) < start) return null; // a syntactically invalid range voids the header
-    }
-    if (start < size && end > start) ranges.push({ start, end });
-  }
+  if (!header) return null;
+  if (header.split(',').length > MAX_RANGES) return 'unsatisfiable';
+  const parsed = parseRange(size, header);
+  // -1 is both "past the end" and "first byte after the last" (bytes=9-0); only the first holds
+  // for a file of any size. An invalid range voids the header (RFC 9110 §14.2 lets us ignore it).
+  if (parsed === -1) return parseRange(Number.MAX_SAFE_INTEGER, header) === -1 ? null : 'unsatisfiable';
+  if (parsed === -2 || parsed.type.toLowerCase() !== 'bytes') return null;
+  const ranges = parsed.map(({ start, end }) => ({ start, end: end + 1 }));
   // Overlapping ranges would let a small request ask for the same bytes many times over (RFC 9110
   // §14.2 lets a server ignore such a header): the whole file is served instead, once.
   const sorted = [...ranges].sort((a, b) => a.start - b.start);
-  if (sorted.some((r, i) => i > 0 && r.start < sorted[i - 1]!.end)) return null;
-  return ranges.length ? ranges : 'unsatisfiable';
+  return sorted.some((r, i) => i > 0 && r.start < sorted[i - 1]!.end) ? null : ranges;
 }
 
 export interface RangeResponse {
