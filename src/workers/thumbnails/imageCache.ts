@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { IMAGE_CACHE } from '../../contract';
 
 /** What the cache needs of a picture: its size (for byte accounting) and a close(). ImageBitmap fits. */
@@ -15,90 +16,65 @@ export interface ImageCacheOptions {
   now?: () => number;
 }
 
-interface Entry<T> {
-  image: T;
-  bytes: number;
-  storedAt: number;
-}
+const bytesOf = (image: CachedImage) => image.width * image.height * 4;
 
 /**
- * The thumbnail image cache (spec section 9): byte-accounted at 4 bytes a pixel, entries live 10
- * minutes from when they were stored, a timer drops expired ones every 60 s, and going over 100 MB
- * evicts least-recently-used entries down to 80 %. Every image that leaves the cache is closed, so
+ * The thumbnail image cache (spec section 9), an lru-cache: byte-accounted at 4 bytes a pixel,
+ * entries live 10 minutes from when they were stored, a timer drops expired ones every 60 s, and
+ * going over 100 MB evicts least-recently-used entries down to 80 % (the spec's rule, on top:
+ * lru-cache alone evicts to just under its maximum). Every image that leaves the cache is closed, so
  * decoded pixels are freed at once instead of waiting for GC.
  */
 export class ImageCache<T extends CachedImage = ImageBitmap> {
-  private readonly entries = new Map<string, Entry<T>>(); // insertion order = least recently used first
-  private total = 0;
+  private readonly lru: LRUCache<string, T>;
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly maxBytes: number;
-  private readonly ttlMs: number;
   private readonly evictTo: number;
-  private readonly now: () => number;
 
   constructor(options: ImageCacheOptions = {}) {
     this.maxBytes = options.maxBytes ?? IMAGE_CACHE.maxBytes;
-    this.ttlMs = options.ttlMs ?? IMAGE_CACHE.ttlMs;
     this.evictTo = this.maxBytes * (options.evictToRatio ?? IMAGE_CACHE.evictToRatio);
-    this.now = options.now ?? Date.now;
+    this.lru = new LRUCache<string, T>({
+      maxSize: this.maxBytes,
+      sizeCalculation: bytesOf,
+      // lru-cache holds an entry stale once its age exceeds `ttl`; ours expire at the 10 minutes themselves.
+      ttl: (options.ttlMs ?? IMAGE_CACHE.ttlMs) - 1,
+      ttlResolution: 0,
+      perf: { now: options.now ?? Date.now },
+      dispose: (image) => image.close(),
+    });
     this.timer = setInterval(() => this.cleanup(), options.cleanupEveryMs ?? IMAGE_CACHE.cleanupEveryMs);
   }
 
   get bytes() {
-    return this.total;
+    return this.lru.calculatedSize;
   }
 
   get size() {
-    return this.entries.size;
+    return this.lru.size;
   }
 
   /** The image under `key` (marking it most recently used), or undefined when absent or expired. */
   get(key: string): T | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (this.now() - entry.storedAt >= this.ttlMs) {
-      this.remove(key, entry);
-      return undefined;
-    }
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.image;
+    return this.lru.get(key);
   }
 
   /** Stores `image` (closing any image it replaces) and evicts down to 80 % when over the maximum. */
   set(key: string, image: T): void {
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.total -= old.bytes;
-      if (old.image !== image) old.image.close();
-    }
-    const bytes = image.width * image.height * 4;
-    this.entries.set(key, { image, bytes, storedAt: this.now() });
-    this.total += bytes;
-    if (this.total > this.maxBytes) {
-      for (const [k, e] of this.entries) {
-        if (this.total <= this.evictTo) break;
-        this.remove(k, e);
-      }
-    }
+    const old = this.lru.peek(key, { allowStale: true });
+    const over = this.lru.calculatedSize - (old ? bytesOf(old) : 0) + bytesOf(image) > this.maxBytes;
+    this.lru.set(key, image);
+    while (over && this.lru.calculatedSize > this.evictTo && this.lru.pop() !== undefined);
   }
 
   /** Drops expired entries (run by the timer). */
   cleanup(): void {
-    const now = this.now();
-    for (const [k, e] of this.entries) if (now - e.storedAt >= this.ttlMs) this.remove(k, e);
+    this.lru.purgeStale();
   }
 
   /** Closes every image and stops the timer. */
   destroy(): void {
     clearInterval(this.timer);
-    for (const [k, e] of this.entries) this.remove(k, e);
-  }
-
-  private remove(key: string, entry: Entry<T>) {
-    this.entries.delete(key);
-    this.total -= entry.bytes;
-    entry.image.close();
+    this.lru.clear();
   }
 }
