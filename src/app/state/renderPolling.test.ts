@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RenderAnswer } from '../../contract';
 import { ApiError } from '../api/ApiError';
 import { awaitRender, withRetry } from './renderPolling';
@@ -12,39 +12,57 @@ const answer = (status: RenderAnswer['status'], progress: number, url?: string):
   ...(url ? { url } : {}),
 });
 
+/** Runs the timers until `p` settles: the retries' waits pass at once, on a clock that still counts them. */
+async function settle<T>(p: Promise<T>): Promise<T> {
+  await vi.runAllTimersAsync();
+  return p;
+}
+
 describe('download retries and render polling', () => {
-  it('retries network and server failures with exponential backoff from the base, up to the limit', async () => {
-    const waits: number[] = [];
-    let calls = 0;
-    const err = await withRetry(
-      async () => {
-        calls++;
-        throw new TypeError('Failed to fetch');
-      },
-      { wait: async (ms) => void waits.push(ms) },
-    ).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TypeError);
-    expect(calls).toBe(5);
-    expect(waits).toEqual([1000, 2000, 4000, 8000]);
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  it('does not retry a refusal, and returns the first success', async () => {
+  it('retries network and server failures with exponential backoff from the base, up to the limit', async () => {
+    const calls: number[] = [];
+    const err = await settle(
+      withRetry(async () => {
+        calls.push(Date.now());
+        throw new TypeError('Failed to fetch');
+      }).catch((e: unknown) => e),
+    );
+    expect(err).toBeInstanceOf(TypeError);
+    expect(calls).toHaveLength(5);
+    expect(calls.slice(1).map((t, i) => t - calls[i]!)).toEqual([1000, 2000, 4000, 8000]);
+  });
+
+  it('does not retry a refusal or a bug, and returns the first success', async () => {
     let calls = 0;
-    const refused = await withRetry(
-      async () => {
+    const refused = await settle(
+      withRetry(async () => {
         calls++;
         throw new ApiError('payment_required', 'short', 402);
-      },
-      { wait: async () => undefined },
-    ).catch((e: unknown) => e);
+      }).catch((e: unknown) => e),
+    );
     expect(calls).toBe(1);
     expect((refused as ApiError).code).toBe('payment_required');
-    const value = await withRetry(
-      async (attempt) => {
+    calls = 0;
+    const bug = await settle(
+      withRetry(async () => {
+        calls++;
+        throw new TypeError("Cannot read properties of undefined (reading 'url')");
+      }).catch((e: unknown) => e),
+    );
+    expect(calls).toBe(1);
+    expect(bug).toBeInstanceOf(TypeError);
+    const value = await settle(
+      withRetry(async (attempt) => {
         if (attempt < 3) throw new ApiError('internal', 'boom', 500);
         return 'ok';
-      },
-      { wait: async () => undefined },
+      }),
     );
     expect(value).toBe('ok');
   });

@@ -1,4 +1,5 @@
 // Waiting for server work that may be retried: pure helpers of downloads.ts, testable without a page.
+import pRetry from 'p-retry';
 import { DOWNLOAD_RETRY, MSG_RENDER, RENDER_POLL_MS, type RenderAnswer } from '../../contract';
 import { isApiError } from '../api/ApiError';
 
@@ -7,20 +8,22 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 /** A failure worth another attempt: the network, or the server (5xx, 429); never a refusal (4xx). */
 export const retryable = (e: unknown) => !isApiError(e) || e.status >= 500 || e.status === 429;
 
-/** `fn` up to `attempts` times, waiting base, 2×base, 4×base… between tries while the error is retryable. */
-export async function withRetry<T>(
+/**
+ * `fn` up to `attempts` times (p-retry), waiting base, 2×base, 4×base… between tries while the error
+ * is retryable. A TypeError other than a network failure is a bug and is not retried.
+ */
+export function withRetry<T>(
   fn: (attempt: number) => Promise<T>,
-  opts: { attempts?: number; baseMs?: number; wait?: (ms: number) => Promise<void>; isRetryable?: (e: unknown) => boolean } = {},
+  opts: { attempts?: number; baseMs?: number; isRetryable?: (e: unknown) => boolean } = {},
 ): Promise<T> {
-  const { attempts = DOWNLOAD_RETRY.attempts, baseMs = DOWNLOAD_RETRY.baseMs, wait = sleep, isRetryable = retryable } = opts;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn(attempt);
-    } catch (e) {
-      if (attempt >= attempts || !isRetryable(e)) throw e;
-      await wait(baseMs * 2 ** (attempt - 1));
-    }
-  }
+  const { attempts = DOWNLOAD_RETRY.attempts, baseMs = DOWNLOAD_RETRY.baseMs, isRetryable = retryable } = opts;
+  return pRetry(fn, {
+    retries: attempts - 1,
+    factor: 2,
+    minTimeout: baseMs,
+    randomize: false,
+    shouldRetry: ({ error }) => isRetryable(error),
+  });
 }
 
 /** Starts a render and polls it until its URL is there; progress goes to `onProgress` (0..1). */

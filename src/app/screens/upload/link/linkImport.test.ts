@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../api/ApiError';
 import { MSG_EXTERNAL, type ExternalAddAnswer, type LinkInfo, type LinkVideo } from '../../../../contract';
 import { addInBatches, AddedUrlMemory, filterByDuration, linkStatusText, nameGenerationDelay, nextSort, sortVideos } from './linkImport';
@@ -66,42 +66,38 @@ describe('addInBatches (section 9)', () => {
   });
 
   it('retries a failing batch up to 3 times, waiting 100, 200, 400 ms', async () => {
-    const waits: number[] = [];
-    let calls = 0;
-    const r = await addInBatches(
-      items.slice(0, 3),
-      async (b) => {
-        if (++calls < 4) throw new ApiError('internal', 'boom', 500);
-        return ok(b);
-      },
-      async (ms) => void waits.push(ms),
-    );
-    expect(calls).toBe(4);
-    expect(waits).toEqual([100, 200, 400]);
+    vi.useFakeTimers();
+    const calls: number[] = [];
+    const done = addInBatches(items.slice(0, 3), async (b) => {
+      calls.push(Date.now());
+      if (calls.length < 4) throw new ApiError('internal', 'boom', 500);
+      return ok(b);
+    });
+    await vi.runAllTimersAsync();
+    const r = await done;
+    vi.useRealTimers();
+    expect(calls).toHaveLength(4);
+    expect(calls.slice(1).map((t, i) => t - calls[i]!)).toEqual([100, 200, 400]);
     expect(r.media).toHaveLength(3);
   });
 
   it('gives up after 3 retries and reports the batch as failed; a refusal is not retried', async () => {
+    vi.useFakeTimers();
     let calls = 0;
-    const r = await addInBatches(
-      items.slice(0, 2),
-      async () => {
-        calls++;
-        throw new ApiError('internal', 'boom', 500);
-      },
-      async () => undefined,
-    );
+    const done = addInBatches(items.slice(0, 2), async () => {
+      calls++;
+      throw new ApiError('internal', 'boom', 500);
+    });
+    await vi.runAllTimersAsync();
+    const r = await done;
+    vi.useRealTimers();
     expect(calls).toBe(4);
     expect(r.failed).toEqual(items.slice(0, 2).map((i) => ({ url: i.url, message: 'boom' })));
     calls = 0;
-    await addInBatches(
-      items.slice(0, 2),
-      async () => {
-        calls++;
-        throw new ApiError('bad_request', 'no', 400);
-      },
-      async () => undefined,
-    );
+    await addInBatches(items.slice(0, 2), async () => {
+      calls++;
+      throw new ApiError('bad_request', 'no', 400);
+    });
     expect(calls).toBe(1);
   });
 });

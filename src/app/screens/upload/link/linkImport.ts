@@ -81,7 +81,6 @@ export const addedUrls = new AddedUrlMemory();
 export async function addInBatches(
   items: ReadonlyArray<{ url: string; name: string }>,
   send: (batch: Array<{ url: string; name: string }>) => Promise<ExternalAddAnswer>,
-  wait?: (ms: number) => Promise<void>,
 ): Promise<ExternalAddAnswer> {
   const out: ExternalAddAnswer = { media: [], failed: [] };
   for (let i = 0; i < items.length; i += EXTERNAL_BULK_BATCH) {
@@ -91,7 +90,6 @@ export async function addInBatches(
         attempts: 1 + EXTERNAL_BULK_RETRIES,
         baseMs: EXTERNAL_BULK_RETRY_DELAY_MS,
         isRetryable: retryable,
-        ...(wait ? { wait } : {}),
       });
       out.media.push(...r.media);
       out.failed.push(...r.failed);
