@@ -1,7 +1,7 @@
 /**
  * Link import (libraries spec sections 2, 3, 4, 5, 7, 8 and 9): videos added from a link to a
- * video-hosting page, a playlist or a channel. Strings, limits and call schemas are declared once
- * here for the server and the web app.
+ * video-hosting page, a playlist or a channel. Strings and limits are declared once here for the
+ * server and the web app; the call schemas are schemas/external.ts.
  */
 import { ingestCost } from './credits';
 import type { Media } from './library';
@@ -68,56 +68,12 @@ export interface ExternalUrlItem {
   url: string;
 }
 
-export interface ExternalUrlBody {
-  url: string;
-}
-export interface ExternalBulkBody {
-  items: Array<{ url: string; name: string }>;
-  /** Not in the spec's call: the kind of link the items came from (kept in the media's origin). */
-  type?: LinkType;
-}
+// ExternalUrlBody and ExternalBulkBody (the call schemas) are schemas/external.ts.
 /** The answer of both add calls: the media created, and the items refused with why. */
 export interface ExternalAddAnswer {
   media: Media[];
   failed: Array<{ url: string; message: string }>;
 }
-
-const urlSchema = { type: 'string', minLength: 1, maxLength: EXTERNAL_URL_MAX_LENGTH } as const;
-
-/** JSON schema of ExternalUrlBody (peek, unwind, single add). */
-export const externalUrlBodySchema = {
-  type: 'object',
-  required: ['url'],
-  additionalProperties: false,
-  properties: { url: urlSchema },
-} as const;
-
-/** JSON schema of ExternalBulkBody. */
-export const externalBulkBodySchema = {
-  type: 'object',
-  required: ['items'],
-  additionalProperties: false,
-  properties: {
-    items: {
-      type: 'array',
-      minItems: 1,
-      maxItems: EXTERNAL_BULK_BATCH,
-      items: {
-        type: 'object',
-        required: ['url', 'name'],
-        additionalProperties: false,
-        properties: { url: urlSchema, name: { type: 'string', maxLength: 1000 } },
-      },
-    },
-    type: { type: 'string', enum: [...LINK_TYPES] },
-  },
-} as const;
-
-export const folderParamsSchema = {
-  type: 'object',
-  required: ['id', 'folderId'],
-  properties: { id: { type: 'string', format: 'uuid' }, folderId: { type: 'string', format: 'uuid' } },
-} as const;
 
 /** Strings of link import (sections 4, 5 and 8), verbatim. */
 export const MSG_EXTERNAL = {

@@ -15,3 +15,4 @@ export * from './downloads';
 export * from './external';
 export * from './merge';
 export * from './transcripts';
+export * from './schemas';

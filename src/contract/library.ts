@@ -113,18 +113,7 @@ export interface FolderResponse {
 
 export const FOLDER_NAME_MAX = 120;
 
-export interface FolderCreateBody {
-  name: string;
-  /** The folder to create it in; absent: the library's root folder. */
-  parentId?: string;
-}
-export interface FolderRenameBody {
-  name: string;
-}
-export interface FolderDeleteQuery {
-  /** Required to delete a folder that is not empty: its contents are deleted with it. */
-  recursive?: boolean;
-}
+// Request shapes (FolderCreateBody, FolderRenameBody, FolderDeleteQuery) are schemas/library.ts.
 export interface FolderDeleteAnswer {
   ok: true;
   deletedFolders: number;
@@ -132,37 +121,6 @@ export interface FolderDeleteAnswer {
   /** Bytes of storage freed. */
   freedBytes: number;
 }
-
-const uuidSchema = { type: 'string', format: 'uuid' } as const;
-/** Names are trimmed and checked by the service (FOLDER_NAME_MAX after trimming, no control characters). */
-const folderNameSchema = { type: 'string', maxLength: 1000 } as const;
-
-/** JSON schema of FolderCreateBody. */
-export const folderCreateBodySchema = {
-  type: 'object',
-  required: ['name'],
-  additionalProperties: false,
-  properties: { name: folderNameSchema, parentId: uuidSchema },
-} as const;
-/** JSON schema of FolderRenameBody. */
-export const folderRenameBodySchema = {
-  type: 'object',
-  required: ['name'],
-  additionalProperties: false,
-  properties: { name: folderNameSchema },
-} as const;
-/** JSON schema of FolderDeleteQuery. */
-export const folderDeleteQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { recursive: { type: 'boolean' } },
-} as const;
-/** Path parameters of the folder read, rename and delete. */
-export const libraryFolderParamsSchema = {
-  type: 'object',
-  required: ['libraryId', 'folderId'],
-  properties: { libraryId: uuidSchema, folderId: uuidSchema },
-} as const;
 
 /** Strings of the folder calls and screens. */
 export const MSG_FOLDER = {
@@ -214,27 +172,12 @@ export const partCount = (size: number) => Math.max(1, Math.ceil(size / UPLOAD_C
 export const partSize = (size: number, partNumber: number, parts = partCount(size)) =>
   partNumber < parts ? UPLOAD_CHUNK_SIZE : size - (parts - 1) * UPLOAD_CHUNK_SIZE;
 
-export interface UploadStartBody {
-  filename: string;
-  size: number;
-  parts: number;
-  /** The file's fingerprint (see fingerprintOf). */
-  uniqueId: string;
-  deduplicationPolicy: { onConflict: 'error' };
-}
 export interface UploadStartAnswer {
   media: Media;
   partUrls: string[];
   opaqueData: string;
 }
-export interface UploadFinishBody {
-  opaqueData: string;
-  /**
-   * The ETag answered by each part PUT. Optional: the server asks its store first; S3-compatible
-   * stores without ListParts need them to assemble the object.
-   */
-  parts?: Array<{ partNumber: number; etag: string }>;
-}
+// UploadStartBody and UploadFinishBody are schemas/library.ts.
 
 export interface BulkDeleteAnswer {
   deleted: number;
@@ -507,15 +450,7 @@ export const SEARCH_SCORE_SCALE = { min: 0, max: 1 } as const;
 export const confidenceOf = (score: number): SearchConfidence =>
   score >= SEARCH_CONFIDENCE.high ? 'high' : score >= SEARCH_CONFIDENCE.medium ? 'medium' : 'low';
 
-export interface SearchRequest {
-  text?: string;
-  /** A data:image/... URL. */
-  image?: string;
-  /** A moment id (from an earlier result): find similar moments. */
-  clipId?: string;
-  sample?: number;
-  mediaIds?: string[];
-}
+// SearchRequest (the body of the search calls) is schemas/search.ts.
 
 export interface SearchResults {
   results: Moment[];

@@ -1,7 +1,7 @@
 /**
  * Server-rendered downloads (libraries spec section 7 "Rendering", section 9 constants): MP4
- * compilations, GIFs and SRT transcripts. Request schemas are declared once here; the server
- * validates against them before any service runs and the types below mirror them.
+ * compilations, GIFs and SRT transcripts. The request schemas, and the types derived from them,
+ * are schemas/render.ts.
  */
 
 /** Render height (section 9) and the heights a compilation may ask for. */
@@ -24,81 +24,7 @@ export const RENDER_WAIT_MS = 25_000;
 /** How often the client should poll the status route while a render runs. */
 export const RENDER_POLL_MS = 1000;
 
-export interface CompilationClip {
-  libraryId: string;
-  mediaId: string;
-  start: number;
-  end: number;
-}
-export interface CompilationBody {
-  clips: CompilationClip[];
-  height?: RenderHeight;
-  filename?: string;
-  watermark?: boolean;
-}
-export interface GifBody {
-  start: number;
-  end: number;
-  filename?: string;
-  /** Not in the spec's call: false renders without the mark, for credits as a compilation does. */
-  watermark?: boolean;
-}
-export interface RenderStatusParams {
-  renderId: string;
-}
-export interface SrtQuery {
-  /** A moment's range; both absent: the whole media. */
-  start?: number;
-  end?: number;
-  filename?: string;
-}
-
-const uuid = { type: 'string', format: 'uuid' } as const;
-const seconds = { type: 'number', minimum: 0, maximum: 86_400 } as const;
-const filename = { type: 'string', maxLength: 255 } as const;
-
-/** JSON schema of CompilationBody. */
-export const compilationBodySchema = {
-  type: 'object',
-  required: ['clips'],
-  additionalProperties: false,
-  properties: {
-    clips: {
-      type: 'array',
-      minItems: 1,
-      maxItems: RENDER_MAX_CLIPS,
-      items: {
-        type: 'object',
-        required: ['libraryId', 'mediaId', 'start', 'end'],
-        additionalProperties: false,
-        properties: { libraryId: uuid, mediaId: uuid, start: seconds, end: seconds },
-      },
-    },
-    height: { type: 'integer', enum: [...RENDER_HEIGHTS] },
-    filename,
-    watermark: { type: 'boolean' },
-  },
-} as const;
-
-/** JSON schema of GifBody. */
-export const gifBodySchema = {
-  type: 'object',
-  required: ['start', 'end'],
-  additionalProperties: false,
-  properties: { start: seconds, end: seconds, filename, watermark: { type: 'boolean' } },
-} as const;
-
-export const mediaParamsSchema = {
-  type: 'object',
-  required: ['libraryId', 'mediaId'],
-  properties: { libraryId: uuid, mediaId: uuid },
-} as const;
-export const renderStatusParamsSchema = { type: 'object', required: ['renderId'], properties: { renderId: uuid } } as const;
-export const srtQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { start: seconds, end: seconds, filename },
-} as const;
+// The request shapes (CompilationBody, GifBody, SrtQuery...) are schemas/render.ts.
 
 export type RenderState = 'queued' | 'rendering' | 'completed' | 'failed';
 

@@ -3,8 +3,7 @@
  * mistakes: the media's owner (or support acting as them) rewrites a segment's text. The corrected
  * text is what transcript and unified search, the transcript file and SRT downloads use from then
  * on; the recogniser's text is kept beside it and can be restored, and every change is recorded.
- * Request schemas are declared once here; the server validates against them before any service
- * runs and the types below mirror them.
+ * The request schemas, and the types derived from them, are schemas/transcript.ts.
  */
 
 /** The longest a segment's text may be, in characters (Unicode code points, as JSON schema counts). */
@@ -43,48 +42,11 @@ export interface TranscriptCorrection {
   via: string | null;
 }
 
-export interface TranscriptSegmentParams {
-  libraryId: string;
-  mediaId: string;
-  segmentId: string;
-}
-/** PATCH API.transcriptSegment: the segment's new text. Answer: the TranscriptLine as saved. */
-export interface TranscriptCorrectBody {
-  text: string;
-}
-/** GET API.transcriptCorrections: optionally one segment's changes only. */
-export interface TranscriptCorrectionsQuery {
-  segmentId?: string;
-}
+// The request shapes (TranscriptSegmentParams, TranscriptCorrectBody...) are schemas/transcript.ts.
 export interface TranscriptCorrectionsAnswer {
   /** Newest first; the latest 1000. */
   corrections: TranscriptCorrection[];
 }
-
-const uuid = { type: 'string', format: 'uuid' } as const;
-
-export const transcriptSegmentParamsSchema = {
-  type: 'object',
-  required: ['libraryId', 'mediaId', 'segmentId'],
-  properties: { libraryId: uuid, mediaId: uuid, segmentId: uuid },
-} as const;
-
-/**
- * JSON schema of TranscriptCorrectBody. The wire allows some room over TRANSCRIPT_TEXT_MAX (spaces
- * that collapse); checkTranscriptText then says plainly what is wrong with the text itself.
- */
-export const transcriptCorrectBodySchema = {
-  type: 'object',
-  required: ['text'],
-  additionalProperties: false,
-  properties: { text: { type: 'string', maxLength: TRANSCRIPT_TEXT_MAX * 2 } },
-} as const;
-
-export const transcriptCorrectionsQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { segmentId: uuid },
-} as const;
 
 /** Strings of transcript corrections (not named by the spec; stable wording). */
 export const MSG_TRANSCRIPT = {

@@ -1,4 +1,13 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifySchema,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
 import { createPinoLogger, redactUrl } from './logging';
 import type { Config } from './config';
 import { accountRoutes } from './http/account.routes';
@@ -8,8 +17,7 @@ import { ok, reply } from './http/envelope';
 import { registerErrorHandler } from './http/errorHandler';
 import { registerWebApp } from './http/static';
 import { blobOrigins, registerSecurityHeaders } from './http/securityHeaders';
-import { API, isUuid, MSG, type HealthInfo } from '../contract';
-import { AppError } from './errors';
+import { API, type HealthInfo } from '../contract';
 import type { BlobStore } from './adapters/blobs/blobStore';
 import type { TokenSigner } from './adapters/security/tokens';
 import { blobRoutes } from './http/blob.routes';
@@ -52,10 +60,20 @@ export interface Services {
   health: () => Omit<HealthInfo, 'ok'>;
 }
 
-/** A registered route: its method and URL pattern (`:name` for a path parameter). */
+/** The HTTP app: request params, query and body are typed from each route's TypeBox schemas (src/contract/schemas). */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** A registered route: its method, URL pattern (`:name` for a path parameter) and schemas. */
 export interface RouteEntry {
   method: string;
   url: string;
+  schema?: FastifySchema;
 }
 
 declare module 'fastify' {
@@ -65,29 +83,10 @@ declare module 'fastify' {
   }
 }
 
-/** Ids named in the path (`id`, `…Id`) or the query (`libraryId`, `mediaId`, `folderId`, `renderId`). */
-const isIdName = (name: string) => name === 'id' || name.endsWith('Id');
-
-/**
- * Every id a route takes is a UUID: anything else is answered 404 before a service or the database
- * sees it (PostgreSQL would refuse to compare it with a uuid column and the call would fail with 500).
- * Routes with a schema of their own have already answered 400 by then.
- */
-function assertIds(params: unknown, query: unknown) {
-  for (const source of [params, query]) {
-    if (!source || typeof source !== 'object') continue;
-    for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
-      if (!isIdName(name)) continue;
-      const values = Array.isArray(value) ? value : [value];
-      if (!values.every(isUuid)) throw new AppError('not_found', MSG.notFound);
-    }
-  }
-}
-
-/** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
 export const createLogger = (config: Config): FastifyBaseLogger => createPinoLogger(config.logLevel);
 
-export async function buildHttpApp(config: Config, log: FastifyBaseLogger, services: Services, adminKey: string): Promise<FastifyInstance> {
+/** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
+export async function buildHttpApp(config: Config, log: FastifyBaseLogger, services: Services, adminKey: string): Promise<App> {
   const app = Fastify({
     loggerInstance: log,
     trustProxy: config.trustProxy,
@@ -95,15 +94,14 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
     genReqId: () => crypto.randomUUID(),
     // Per-request lines are logged at debug by the onResponse hook below, not at info.
     logController: new LogController({ disableRequestLogging: true }),
-  });
+  }).withTypeProvider<TypeBoxTypeProvider>();
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) routeTable.push({ method, url: r.url });
+    for (const method of [r.method].flat()) routeTable.push({ method, url: r.url, schema: r.schema });
   });
   registerCodecs(app);
   registerErrorHandler(app);
-  app.addHook('preHandler', async (req) => assertIds(req.params, req.query));
   app.addHook('onResponse', async (req, res) => {
     req.log.debug({ method: req.method, url: redactUrl(req.url), status: res.statusCode, ms: Math.round(res.elapsedTime) }, 'request');
   });

@@ -3,9 +3,12 @@ import {
   USAGE_HISTORY_PAGE,
   type BillingInfo,
   type OneTimeProduct,
+  type OneTimePurchaseBody,
+  type ProductBody,
   type PurchaseAnswer,
   type SubscriptionProduct,
   type UsageHistoryEntry,
+  type UsageHistoryQuery,
 } from '../../contract';
 import type { ApiClient } from './client';
 
@@ -17,12 +20,13 @@ export function createBillingApi(client: ApiClient) {
 
   return {
     info: (signal?: AbortSignal) => get<BillingInfo>(API.billingInfo, undefined, signal),
-    usageHistory: (olderThan?: string) => get<UsageHistoryEntry[]>(API.usageHistory, { limit: USAGE_HISTORY_PAGE, olderThan }),
+    usageHistory: (olderThan?: string) =>
+      get<UsageHistoryEntry[]>(API.usageHistory, { limit: USAGE_HISTORY_PAGE, olderThan } satisfies UsageHistoryQuery),
     subscriptions: () => client.request<SubscriptionProduct[]>(API.subscriptionsAvailable, { method: 'GET', auth: 'none' }),
     oneTime: () => client.request<OneTimeProduct[]>(API.oneTimeAvailable, { method: 'GET', auth: 'none' }),
-    buyTopUp: (quantity: number) => post<PurchaseAnswer>(API.oneTimePurchase, { quantity }),
-    buySubscription: (productId: string) => post<PurchaseAnswer>(API.subscriptionPurchase, { productId }),
-    changeSubscription: (productId: string) => post<PurchaseAnswer>(API.subscriptionChange, { productId }),
+    buyTopUp: (quantity: number) => post<PurchaseAnswer>(API.oneTimePurchase, { quantity } satisfies OneTimePurchaseBody),
+    buySubscription: (productId: string) => post<PurchaseAnswer>(API.subscriptionPurchase, { productId } satisfies ProductBody),
+    changeSubscription: (productId: string) => post<PurchaseAnswer>(API.subscriptionChange, { productId } satisfies ProductBody),
     portal: () => get<{ url: string }>(API.billingPortal),
     invoiceUrl: (invoiceId: string) => get<{ invoiceUrl: string }>(API.invoiceUrl(invoiceId)),
   };

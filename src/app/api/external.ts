@@ -1,4 +1,4 @@
-import { API, MSG_EXTERNAL, type ExternalAddAnswer, type ExternalBulkBody, type LinkInfo } from '../../contract';
+import { API, MSG_EXTERNAL, type ExternalAddAnswer, type ExternalBulkBody, type ExternalUrlBody, type LinkInfo } from '../../contract';
 import type { ApiClient } from './client';
 
 /** A link-info request given up because the URL changed (section 7: this error is ignored). */
@@ -22,11 +22,21 @@ const cancellable = async <T>(p: Promise<T>, signal?: AbortSignal): Promise<T> =
 export function createExternalApi(client: ApiClient) {
   return {
     peek: (url: string, signal?: AbortSignal) =>
-      cancellable(client.request<LinkInfo>(API.externalPeek, { method: 'POST', body: { url }, auth: 'required', signal }), signal),
+      cancellable(
+        client.request<LinkInfo>(API.externalPeek, { method: 'POST', body: { url } satisfies ExternalUrlBody, auth: 'required', signal }),
+        signal,
+      ),
     unwind: (url: string, signal?: AbortSignal) =>
-      cancellable(client.request<LinkInfo>(API.externalUnwind, { method: 'POST', body: { url }, auth: 'required', signal }), signal),
+      cancellable(
+        client.request<LinkInfo>(API.externalUnwind, { method: 'POST', body: { url } satisfies ExternalUrlBody, auth: 'required', signal }),
+        signal,
+      ),
     add: (libraryId: string, folderId: string, url: string) =>
-      client.request<ExternalAddAnswer>(API.externalAdd(libraryId, folderId), { method: 'POST', body: { url }, auth: 'required' }),
+      client.request<ExternalAddAnswer>(API.externalAdd(libraryId, folderId), {
+        method: 'POST',
+        body: { url } satisfies ExternalUrlBody,
+        auth: 'required',
+      }),
     bulk: (libraryId: string, folderId: string, body: ExternalBulkBody) =>
       client.request<ExternalAddAnswer>(API.externalBulk(libraryId, folderId), { method: 'POST', body, auth: 'required' }),
   };

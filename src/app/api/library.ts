@@ -7,16 +7,21 @@ import {
   type FolderResponse,
   type Library,
   type Media,
+  type MediaRangeQuery,
   type MediaSortValue,
   type PreviewTokenAnswer,
   type RetryAllAnswer,
   type RetryAnswer,
+  type UploadFinishBody,
   type UploadStartAnswer,
   type UploadStartBody,
 } from '../../contract';
 import type { ApiClient } from './client';
 
-/** Typed library, folder, media and upload calls (libraries spec section 7). All need a session. */
+/**
+ * Typed library, folder, media and upload calls (libraries spec section 7). All need a session.
+ * Bodies and queries are the types of contract/schemas/library.ts, which the server validates.
+ */
 export function createLibraryApi(client: ApiClient) {
   const get = <T>(path: string, query?: Record<string, string | number | undefined>, signal?: AbortSignal) =>
     client.request<T>(path, { method: 'GET', auth: 'required', query, signal });
@@ -38,8 +43,7 @@ export function createLibraryApi(client: ApiClient) {
     /** `recursive`: delete what the folder holds with it (the server refuses a non-empty folder without it). */
     deleteFolder: (libraryId: string, folderId: string, recursive: boolean) =>
       send<FolderDeleteAnswer>('DELETE', API.folder(libraryId, folderId), undefined, recursive ? { recursive: true } : undefined),
-    mediaRange: (libraryId: string, q: { folderId?: string; sort?: MediaSortValue; start: number; end: number }) =>
-      get<Media[]>(API.mediaRange(libraryId), q),
+    mediaRange: (libraryId: string, q: MediaRangeQuery & { sort?: MediaSortValue }) => get<Media[]>(API.mediaRange(libraryId), q),
     media: (libraryId: string, mediaId: string) => get<Media>(API.media(libraryId, mediaId)),
     renameMedia: (libraryId: string, mediaId: string, name: string) => send<Media>('PATCH', API.media(libraryId, mediaId), { name }),
     deleteMedia: (libraryId: string, mediaId: string) => send<{ ok: true; freedBytes: number }>('DELETE', API.media(libraryId, mediaId)),
@@ -55,7 +59,7 @@ export function createLibraryApi(client: ApiClient) {
     uploadStart: (libraryId: string, folderId: string, body: UploadStartBody) =>
       send<UploadStartAnswer>('POST', API.uploadStart(libraryId, folderId), body),
     uploadFinish: (libraryId: string, mediaId: string, opaqueData: string) =>
-      send<Media>('POST', API.uploadFinish(libraryId, mediaId), { opaqueData }),
+      send<Media>('POST', API.uploadFinish(libraryId, mediaId), { opaqueData } satisfies UploadFinishBody),
   };
 }
 

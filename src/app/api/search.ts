@@ -3,6 +3,8 @@ import {
   SEARCH_DEFAULT_LIMIT,
   SEARCH_DEFAULT_SKIP,
   SEARCH_TRANSCRIPT_THRESHOLD,
+  type MediaQuery,
+  type MultiSearchBody,
   type MultiSearchResults,
   type SearchRequest,
   type SearchResults,
@@ -31,11 +33,20 @@ export function createSearchApi(client: ApiClient) {
     },
     /** Several libraries at once (visual): each library's results come in their own list. */
     searchMulti: (libraryIds: string[], criteria: SearchRequest, signal?: AbortSignal, limit = SEARCH_DEFAULT_LIMIT) =>
-      post<MultiSearchResults>(API.searchMulti, { criteria, libraryIds }, { limit, offset: SEARCH_DEFAULT_SKIP }, signal),
+      post<MultiSearchResults>(
+        API.searchMulti,
+        { criteria, libraryIds } satisfies MultiSearchBody,
+        { limit, offset: SEARCH_DEFAULT_SKIP },
+        signal,
+      ),
     transcript: (libraryId: string, mediaId: string, signal?: AbortSignal) =>
-      client.request<TranscriptFile>(API.transcriptJson, { auth: 'required', query: { libraryId, mediaId }, signal }),
+      client.request<TranscriptFile>(API.transcriptJson, { auth: 'required', query: { libraryId, mediaId } satisfies MediaQuery, signal }),
     shotDescriptions: (libraryId: string, mediaId: string, signal?: AbortSignal) =>
-      client.request<ShotDescriptionsFile>(API.shotDescriptionsJson, { auth: 'required', query: { libraryId, mediaId }, signal }),
+      client.request<ShotDescriptionsFile>(API.shotDescriptionsJson, {
+        auth: 'required',
+        query: { libraryId, mediaId } satisfies MediaQuery,
+        signal,
+      }),
   };
 }
 

@@ -1,4 +1,10 @@
-import { API, type TranscriptCorrectBody, type TranscriptCorrectionsAnswer, type TranscriptLine } from '../../contract';
+import {
+  API,
+  type TranscriptCorrectBody,
+  type TranscriptCorrectionsAnswer,
+  type TranscriptCorrectionsQuery,
+  type TranscriptLine,
+} from '../../contract';
 import type { ApiClient } from './client';
 
 /** Corrections of a media's transcript (contract/transcripts.ts; the transcript itself is searchApi.transcript). All need a session. */
@@ -19,7 +25,7 @@ export function createTranscriptApi(client: ApiClient) {
     corrections: (libraryId: string, mediaId: string, segmentId?: string, signal?: AbortSignal) =>
       client.request<TranscriptCorrectionsAnswer>(API.transcriptCorrections(libraryId, mediaId), {
         auth: 'required',
-        query: { segmentId },
+        query: { segmentId } satisfies TranscriptCorrectionsQuery,
         signal,
       }),
   };

@@ -1,5 +1,16 @@
-import type { FastifyInstance } from 'fastify';
-import { API, formatPrice, MSG_BILLING, settingsPath } from '../../contract';
+import {
+  API,
+  formatPrice,
+  idParams,
+  localInvoiceQuerySchema,
+  localPortalQuerySchema,
+  MSG_BILLING,
+  oneTimePurchaseBodySchema,
+  productBodySchema,
+  settingsPath,
+  usageHistoryQuerySchema,
+} from '../../contract';
+import type { App } from '../app';
 import { LocalPaymentProvider } from '../adapters/billing/localProvider';
 import type { PaymentProvider } from '../adapters/billing/paymentProvider';
 import { StripePaymentProvider } from '../adapters/billing/stripeProvider';
@@ -18,7 +29,7 @@ const page = (title: string, body: string) =>
 
 /** Billing calls (accounts spec section 7) at their exact paths, plus the providers' own endpoints. */
 export function billingRoutes(
-  app: FastifyInstance,
+  app: App,
   accounts: AccountService,
   billing: BillingService,
   provider: PaymentProvider,
@@ -30,28 +41,23 @@ export function billingRoutes(
   const user = (req: Parameters<typeof sessionOf>[0]) => sessionOf(req).user;
 
   app.get(API.billingInfo, auth, async (req, res) => reply(req, res, ok(await billing.info(user(req)))));
-  app.get<{ Querystring: { limit?: string; olderThan?: string } }>(API.usageHistory, auth, async (req, res) =>
-    reply(req, res, ok(await billing.usageHistory(user(req), Number(req.query.limit ?? 10), req.query.olderThan))),
+  app.get(API.usageHistory, { ...auth, schema: { querystring: usageHistoryQuerySchema } }, async (req, res) =>
+    reply(req, res, ok(await billing.usageHistory(user(req), req.query.limit, req.query.olderThan))),
   );
   app.get(API.subscriptionsAvailable, async (req, res) => reply(req, res, ok(billing.catalog.subscriptions)));
   app.get(API.oneTimeAvailable, async (req, res) => reply(req, res, ok(billing.catalog.oneTime)));
-  app.post<{ Body: { quantity: number } }>(
-    API.oneTimePurchase,
-    { ...auth, schema: { body: { type: 'object', required: ['quantity'], properties: { quantity: { type: 'integer' } } } } },
-    async (req, res) => reply(req, res, ok(await billing.purchaseOneTime(user(req), req.body.quantity))),
+  app.post(API.oneTimePurchase, { ...auth, schema: { body: oneTimePurchaseBodySchema } }, async (req, res) =>
+    reply(req, res, ok(await billing.purchaseOneTime(user(req), req.body.quantity))),
   );
-  const productBody = { body: { type: 'object', required: ['productId'], properties: { productId: { type: 'string', maxLength: 200 } } } };
-  app.post<{ Body: { productId: string } }>(API.subscriptionPurchase, { ...auth, schema: productBody }, async (req, res) =>
+  app.post(API.subscriptionPurchase, { ...auth, schema: { body: productBodySchema } }, async (req, res) =>
     reply(req, res, ok(await billing.purchaseSubscription(user(req), req.body.productId))),
   );
-  app.post<{ Body: { productId: string } }>(API.subscriptionChange, { ...auth, schema: productBody }, async (req, res) =>
+  app.post(API.subscriptionChange, { ...auth, schema: { body: productBodySchema } }, async (req, res) =>
     reply(req, res, ok(await billing.changeSubscription(user(req), req.body.productId))),
   );
   app.get(API.billingPortal, auth, async (req, res) => reply(req, res, ok(await billing.portalUrl(user(req)))));
-  app.get<{ Params: { id: string } }>(
-    API.invoiceUrl(':id'),
-    { ...auth, schema: { params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } } },
-    async (req, res) => reply(req, res, ok(await billing.invoiceUrl(user(req), req.params.id))),
+  app.get(API.invoiceUrl(':id'), { ...auth, schema: { params: idParams('id') } }, async (req, res) =>
+    reply(req, res, ok(await billing.invoiceUrl(user(req), req.params.id))),
   );
 
   if (provider instanceof StripePaymentProvider) {
@@ -73,7 +79,7 @@ export function billingRoutes(
   }
 
   if (provider instanceof LocalPaymentProvider) {
-    app.get<{ Querystring: { u?: string; exp?: string; sig?: string } }>(API.localPortal, async (req, res) => {
+    app.get(API.localPortal, { schema: { querystring: localPortalQuerySchema } }, async (req, res) => {
       const { u = '', exp = '', sig = '' } = req.query;
       if (!provider.verifyPortal(u, exp, sig)) throw forbidden('This portal link is not valid or has expired.');
       const info = await billing.info((await users.byId(u))!);
@@ -101,18 +107,18 @@ export function billingRoutes(
         );
     });
     // The portal's cancel button is a plain HTML form: it posts url-encoded (empty) bodies.
-    void app.register(async (scope) => {
+    void app.register(async (scope: App) => {
       scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, _body, done) =>
         done(null, {}),
       );
-      scope.post<{ Querystring: { u?: string; exp?: string; sig?: string } }>(API.localPortalCancel, async (req, res) => {
+      scope.post(API.localPortalCancel, { schema: { querystring: localPortalQuerySchema } }, async (req, res) => {
         const { u = '', exp = '', sig = '' } = req.query;
         if (!provider.verifyPortal(u, exp, sig)) throw forbidden('This portal link is not valid or has expired.');
         await billing.cancelAtPeriodEnd(u);
         return res.redirect(`${API.localPortal}?u=${u}&exp=${exp}&sig=${sig}`, 303);
       });
     });
-    app.get<{ Params: { id: string }; Querystring: { sig?: string } }>(API.localInvoice(':id'), async (req, res) => {
+    app.get(API.localInvoice(':id'), { schema: { params: idParams('id'), querystring: localInvoiceQuerySchema } }, async (req, res) => {
       if (!provider.verifyInvoice(req.params.id, req.query.sig ?? '')) throw forbidden('This invoice link is not valid.');
       const i = await repo.invoiceById(req.params.id);
       if (!i) throw new AppError('not_found', 'Invoice not found');

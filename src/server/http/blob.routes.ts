@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { App } from '../app';
 import type { BlobStore } from '../adapters/blobs/blobStore';
 import { LocalBlobStore } from '../adapters/blobs/localBlobStore';
 import { stillWebp } from '../adapters/media/ffprobe';
@@ -7,7 +8,16 @@ import { AppError, forbidden } from '../errors';
 import type { LibraryService } from '../services/library.service';
 import type { UploadService } from '../services/upload.service';
 import type { TokenSigner } from '../adapters/security/tokens';
-import { API, UPLOAD_CHUNK_SIZE } from '../../contract';
+import {
+  API,
+  blobFileParamsSchema,
+  blobFileQuerySchema,
+  blobPartParamsSchema,
+  blobPartQuerySchema,
+  mediaParamsSchema,
+  thumbnailQuerySchema,
+  UPLOAD_CHUNK_SIZE,
+} from '../../contract';
 import { ok, reply } from './envelope';
 
 const MIME: Record<string, string> = {
@@ -56,53 +66,45 @@ export async function sendFileRange(res: FastifyReply, file: string, rangeHeader
  * Routes of the local blob store (signed part PUTs and signed downloads) and the thumbnail endpoint.
  * Part bodies are raw bytes streamed to disk, never buffered, whatever their content type.
  */
-export function blobRoutes(app: FastifyInstance, blobs: BlobStore, uploads: UploadService, libs: LibraryService, tokens: TokenSigner) {
-  void app.register(async (scope) => {
+export function blobRoutes(app: App, blobs: BlobStore, uploads: UploadService, libs: LibraryService, tokens: TokenSigner) {
+  void app.register(async (scope: App) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { bodyLimit: UPLOAD_CHUNK_SIZE + 1 }, (_req, payload, done) => done(null, payload));
-    scope.put<{ Params: { uploadId: string; part: string }; Querystring: { exp?: string; sig?: string } }>(
+    scope.put(
       '/blobs/upload/:uploadId/:part',
-      { bodyLimit: UPLOAD_CHUNK_SIZE + 1 },
+      { bodyLimit: UPLOAD_CHUNK_SIZE + 1, schema: { params: blobPartParamsSchema, querystring: blobPartQuerySchema } },
       async (req, res) => {
-        if (!/^[0-9a-f-]{36}$/.test(req.params.uploadId)) throw new AppError('not_found', 'Not found.');
         const body = (req.body as NodeJS.ReadableStream | undefined) ?? req.raw;
-        const r = await uploads.receiveLocalPart(
-          req.params.uploadId,
-          Number(req.params.part),
-          req.query.exp ?? '',
-          req.query.sig ?? '',
-          body as never,
-        );
+        const { uploadId, part } = req.params;
+        const r = await uploads.receiveLocalPart(uploadId, part, req.query.exp ?? '', req.query.sig ?? '', body as never);
         res.header('etag', `"${req.params.part}"`);
         return reply(req, res, ok(r));
       },
     );
   });
 
-  app.get<{ Params: { '*': string }; Querystring: { exp?: string; sig?: string; filename?: string; d?: string } }>(
-    '/blobs/file/*',
-    async (req, res) => {
-      if (!(blobs instanceof LocalBlobStore)) throw new AppError('not_found', 'Not found.');
-      const key = req.params['*'].split('/').map(decodeURIComponent).join('/');
-      const { exp = '', sig = '', filename = '', d = 'attachment' } = req.query;
-      if (!blobs.verify(['get', key, exp, filename, d], sig)) throw forbidden('This download link is not valid.');
-      if (Number(exp) * 1000 < Date.now()) throw forbidden('This download link has expired.');
-      const headers: Record<string, string> = { 'cache-control': 'private, max-age=300' };
-      if (filename)
-        headers['content-disposition'] =
-          `${d === 'inline' ? 'inline' : 'attachment'}; filename="${filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-      return sendFileRange(res, blobs.objectPath(key), req.headers.range, headers);
-    },
-  );
+  app.get('/blobs/file/*', { schema: { params: blobFileParamsSchema, querystring: blobFileQuerySchema } }, async (req, res) => {
+    if (!(blobs instanceof LocalBlobStore)) throw new AppError('not_found', 'Not found.');
+    const key = req.params['*'].split('/').map(decodeURIComponent).join('/');
+    const { exp = '', sig = '', filename = '', d = 'attachment' } = req.query;
+    if (!blobs.verify(['get', key, exp, filename, d], sig)) throw forbidden('This download link is not valid.');
+    if (Number(exp) * 1000 < Date.now()) throw forbidden('This download link has expired.');
+    const headers: Record<string, string> = { 'cache-control': 'private, max-age=300' };
+    if (filename)
+      headers['content-disposition'] =
+        `${d === 'inline' ? 'inline' : 'attachment'}; filename="${filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+    return sendFileRange(res, blobs.objectPath(key), req.headers.range, headers);
+  });
 
   // Thumbnails: authorised by the library preview token so <img> tags can load them.
-  app.get<{ Params: { libraryId: string; mediaId: string }; Querystring: { token?: string; t?: string } }>(
+  app.get(
     API.mediaThumbnail(':libraryId', ':mediaId'),
+    { schema: { params: mediaParamsSchema, querystring: thumbnailQuerySchema } },
     async (req, res) => {
       const { userId, libraryId } = await tokens.verifyPreview(req.query.token ?? '');
       if (libraryId !== req.params.libraryId) throw forbidden('The preview token is not valid for this library.');
       const media = await libs.ownedMedia(userId, libraryId, req.params.mediaId);
-      const t = req.query.t === undefined ? null : Math.max(0, Number(req.query.t) || 0);
+      const t = req.query.t ?? null;
       const key = t === null ? `derived/${media.id}/poster.webp` : `derived/${media.id}/thumb/${Math.round(t * 1000)}.webp`;
       if (!(await blobs.exists(key))) {
         if (t === null) throw new AppError('not_found', 'No thumbnail yet.');

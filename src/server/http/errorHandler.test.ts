@@ -1,7 +1,9 @@
 import { decode } from '@msgpack/msgpack';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { MSGPACK } from '../../contract';
+import { gifBodySchema, MSGPACK, renderStatusParamsSchema, srtQuerySchema } from '../../contract';
 import { AppError } from '../errors';
 import { registerCodecs } from './codec';
 import { registerErrorHandler } from './errorHandler';
@@ -45,5 +47,54 @@ describe('error handler', () => {
     expect(r.statusCode).toBe(429);
     expect(r.headers['retry-after']).toBe('42');
     expect(r.json().error.retryAfterSeconds).toBe(42);
+  });
+});
+
+describe('validation errors of a route schema', () => {
+  async function appWithSchema() {
+    const app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+    registerCodecs(app);
+    registerErrorHandler(app);
+    const seen: unknown[] = [];
+    app.get('/range', { schema: { querystring: srtQuerySchema, params: Type.Object({}) } }, async (req) => {
+      seen.push(req.query);
+      return { ok: true };
+    });
+    app.post('/moments/:renderId', { schema: { params: renderStatusParamsSchema, body: gifBodySchema } }, async () => ({ ok: true }));
+    await app.ready();
+    return { app, seen };
+  }
+
+  it('answers 400 validation_failed naming the field, and the handler never runs', async () => {
+    const { app, seen } = await appWithSchema();
+    for (const [query, message] of [
+      ['start=abc', 'start must be number'],
+      ['start=NaN', 'start must be number'],
+      ['start=Infinity', 'start must be number'],
+      ['start=-1', 'start must be >= 0'],
+      ['start=1&start=2', 'start must be number'],
+      ['end=1e308', 'end must be <= 86400'],
+      ['end=1e400', 'end must be number'],
+    ]) {
+      const r = await app.inject({ url: `/range?${query}`, headers: { accept: 'application/json' } });
+      expect(r.statusCode, query).toBe(400);
+      expect(r.json(), query).toEqual({ data: null, error: { code: 'validation_failed', message } });
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('gives the handler numbers, and drops keys the schema does not declare', async () => {
+    const { app, seen } = await appWithSchema();
+    const r = await app.inject({ url: '/range?start=1.5&end=2&other=x' });
+    expect(r.statusCode).toBe(200);
+    expect(seen).toEqual([{ start: 1.5, end: 2 }]);
+  });
+
+  it('names params and body fields', async () => {
+    const { app } = await appWithSchema();
+    const bad = await app.inject({ method: 'POST', url: '/moments/abc', payload: { start: 0, end: 1 } });
+    expect(bad.json().error).toEqual({ code: 'validation_failed', message: 'renderId must match format "uuid"' });
+    const missing = await app.inject({ method: 'POST', url: `/moments/${crypto.randomUUID()}`, payload: { start: 0 } });
+    expect(missing.json().error).toEqual({ code: 'validation_failed', message: 'end is required' });
   });
 });

@@ -4,8 +4,16 @@ import { MSG, type ApiErrorBody } from '../../contract';
 import { AppError } from '../errors';
 import { sendEnvelope } from './codec';
 
-/** One place maps every error to the envelope and a status; unknown errors never leak a stack. */
+/**
+ * One place maps every error to the envelope and a status; unknown errors never leak a stack. A
+ * value the route's schema refuses is a 400 'validation_failed' naming the field.
+ */
 export function registerErrorHandler(app: FastifyInstance) {
+  app.addHook('preHandler', async (req) => {
+    assertFinite('params', req.params);
+    assertFinite('querystring', req.query);
+    assertFinite('body', req.body);
+  });
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     let status: number;
     let body: ApiErrorBody;
@@ -35,6 +43,7 @@ export function registerErrorHandler(app: FastifyInstance) {
   });
 }
 
+/** The first failure of the route's schema (contract/schemas), naming the field: 'start must be number'. */
 function validationMessage(err: FastifyError): string {
   const first = err.validation?.[0];
   if (!first) return err.message;
@@ -45,5 +54,21 @@ function validationMessage(err: FastifyError): string {
     const extra = (first.params as { additionalProperty?: string }).additionalProperty;
     return `${extra} is not allowed`;
   }
-  return `${field || 'body'} ${first.message ?? 'is invalid'}`;
+  return `${field || err.validationContext || 'body'} ${first.message ?? 'is invalid'}`;
+}
+
+/**
+ * Ajv coerces the texts 'Infinity' and '1e400' to Infinity and then skips that number's range
+ * checks (it runs them on finite numbers only), so after validation a value is refused here when it
+ * is not finite, whatever the part: no schema of the contract allows one.
+ */
+function assertFinite(part: string, value: unknown) {
+  const stack: Array<[string, unknown]> = [['', value]];
+  while (stack.length) {
+    const [at, v] = stack.pop()!;
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new AppError('validation_failed', `${at || part} must be number`);
+    // Parsed values only: not a raw body (bytes, or the stream of an upload part).
+    const parsed = v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && typeof (v as { pipe?: unknown }).pipe !== 'function';
+    if (parsed) for (const [k, x] of Object.entries(v as object)) stack.push([at ? `${at}.${k}` : k, x]);
+  }
 }

@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API, isUuid, MSG } from '../../contract';
+import type { FastifyRequest } from 'fastify';
+import { API, mediaParamsSchema, mediaQuerySchema, previewQuerySchema, previewSegmentParamsSchema } from '../../contract';
+import type { App } from '../app';
 import { readAll, type BlobStore } from '../adapters/blobs/blobStore';
 import type { TokenSigner } from '../adapters/security/tokens';
 import { AppError, forbidden } from '../errors';
@@ -15,10 +16,10 @@ import { ok, reply } from './envelope';
 /**
  * Streaming and moment data: HLS previews, thumbnail strips, transcripts and shot descriptions.
  * Players and <img> tags cannot send headers, so these accept the library preview token in the
- * query as well as a bearer token.
+ * query as well as a bearer token (schemas in contract/schemas/preview.ts).
  */
 export function previewRoutes(
-  app: FastifyInstance,
+  app: App,
   accounts: AccountService,
   libs: LibraryService,
   index: IndexRepository,
@@ -27,9 +28,7 @@ export function previewRoutes(
   tokens: TokenSigner,
 ) {
   /** Whose request it is: the preview token's user (for that library only) or the bearer's. */
-  async function requester(req: FastifyRequest, libraryId: string, mediaId: string) {
-    // The query-string forms may leave an id out: nothing to look up then.
-    if (!isUuid(libraryId) || !isUuid(mediaId)) throw new AppError('not_found', MSG.notFound);
+  async function requester(req: FastifyRequest, libraryId: string) {
     const q = req.query as { token?: string };
     if (q.token) {
       const p = await tokens.verifyPreview(q.token);
@@ -41,7 +40,7 @@ export function previewRoutes(
     return (await accounts.authenticate(b)).user.id;
   }
   const authorise = async (req: FastifyRequest, libraryId: string, mediaId: string) =>
-    libs.ownedMedia(await requester(req, libraryId, mediaId), libraryId, mediaId);
+    libs.ownedMedia(await requester(req, libraryId), libraryId, mediaId);
 
   const playlist = async (req: FastifyRequest, libraryId: string, mediaId: string) => {
     const media = await authorise(req, libraryId, mediaId);
@@ -55,25 +54,21 @@ export function previewRoutes(
     );
   };
 
-  type P = {
-    Params: { libraryId: string; mediaId: string; segment: string };
-    Querystring: { token?: string; libraryId?: string; mediaId?: string };
-  };
-  app.get<P>(API.mediaPreview(':libraryId', ':mediaId'), async (req, res) =>
+  const ofMedia = { params: mediaParamsSchema, querystring: previewQuerySchema };
+  app.get(API.mediaPreview(':libraryId', ':mediaId'), { schema: ofMedia }, async (req, res) =>
     res
       .type('application/vnd.apple.mpegurl')
       .header('cache-control', 'private, max-age=60')
       .send(await playlist(req, req.params.libraryId, req.params.mediaId)),
   );
-  app.get<P>(API.previewPlaylist, async (req, res) => {
-    const { libraryId = '', mediaId = '' } = req.query;
-    return res
+  app.get(API.previewPlaylist, { schema: { querystring: mediaQuerySchema } }, async (req, res) =>
+    res
       .type('application/vnd.apple.mpegurl')
       .header('cache-control', 'private, max-age=60')
-      .send(await playlist(req, libraryId, mediaId));
-  });
-  app.get<P>(API.mediaPreviewSegment(':libraryId', ':mediaId', ':segment'), async (req, res) => {
-    if (!/^seg_\d+\.ts$/.test(req.params.segment)) throw new AppError('not_found', 'Not found.');
+      .send(await playlist(req, req.query.libraryId, req.query.mediaId)),
+  );
+  const segment = { params: previewSegmentParamsSchema, querystring: previewQuerySchema };
+  app.get(API.mediaPreviewSegment(':libraryId', ':mediaId', ':segment'), { schema: segment }, async (req, res) => {
     const media = await authorise(req, req.params.libraryId, req.params.mediaId);
     const key = `derived/${media.id}/hls/${req.params.segment}`;
     if (!(await blobs.exists(key))) throw new AppError('not_found', 'Not found.');
@@ -82,7 +77,7 @@ export function previewRoutes(
       .header('cache-control', 'private, max-age=86400')
       .send(await blobs.read(key));
   });
-  app.get<P>(API.mediaSource(':libraryId', ':mediaId'), async (req, res) => {
+  app.get(API.mediaSource(':libraryId', ':mediaId'), { schema: ofMedia }, async (req, res) => {
     const media = await authorise(req, req.params.libraryId, req.params.mediaId);
     if (!isMp4Family(media.probe as Parameters<typeof isMp4Family>[0])) throw new AppError('not_found', 'This media has no MP4 source.');
     const size = await blobs.size(media.blob_key);
@@ -94,7 +89,7 @@ export function previewRoutes(
       .header('cache-control', 'private, max-age=86400')
       .send(out.body ?? undefined);
   });
-  app.get<P>(API.mediaStrip(':libraryId', ':mediaId'), async (req, res) => {
+  app.get(API.mediaStrip(':libraryId', ':mediaId'), { schema: ofMedia }, async (req, res) => {
     const media = await authorise(req, req.params.libraryId, req.params.mediaId);
     const key = `derived/${media.id}/strip.webp`;
     if (!(await blobs.exists(key))) throw new AppError('not_found', 'No thumbnails yet.');
@@ -104,13 +99,13 @@ export function previewRoutes(
       .send(await blobs.read(key));
   });
 
-  app.get<P>(API.transcriptJson, async (req, res) => {
-    const { libraryId = '', mediaId = '' } = req.query;
-    const userId = await requester(req, libraryId, mediaId);
+  app.get(API.transcriptJson, { schema: { querystring: mediaQuerySchema } }, async (req, res) => {
+    const { libraryId, mediaId } = req.query;
+    const userId = await requester(req, libraryId);
     return reply(req, res, ok(await transcripts.file(userId, libraryId, mediaId)));
   });
-  app.get<P>(API.shotDescriptionsJson, async (req, res) => {
-    const media = await authorise(req, req.query.libraryId ?? '', req.query.mediaId ?? '');
+  app.get(API.shotDescriptionsJson, { schema: { querystring: mediaQuerySchema } }, async (req, res) => {
+    const media = await authorise(req, req.query.libraryId, req.query.mediaId);
     const descriptions = (await index.shots(media.id))
       .filter((s) => s.description)
       .map((s) => ({ start: s.start, end: s.end, desc: s.description }));

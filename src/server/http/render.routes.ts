@@ -1,38 +1,24 @@
-import type { FastifyInstance } from 'fastify';
-import {
-  API,
-  compilationBodySchema,
-  gifBodySchema,
-  mediaParamsSchema,
-  renderStatusParamsSchema,
-  srtQuerySchema,
-  type CompilationBody,
-  type GifBody,
-  type RenderStatusParams,
-  type SrtQuery,
-} from '../../contract';
+import { API, compilationBodySchema, gifBodySchema, mediaParamsSchema, renderStatusParamsSchema, srtQuerySchema } from '../../contract';
+import type { App } from '../app';
 import type { AccountService } from '../services/account.service';
 import type { RenderService } from '../services/render.service';
 import { requireAuth, sessionOf } from './auth';
 import { ok, reply } from './envelope';
 
-type MediaParams = { libraryId: string; mediaId: string };
-
 /**
- * Rendering (libraries spec section 7) and SRT downloads. Each body, params and query is
- * validated against its contract schema before the service runs. The POSTs answer 200 with the
- * download URL when the render finishes within RENDER_WAIT_MS, else 202 with the render id, to
- * be polled at API.renderStatus.
+ * Rendering (libraries spec section 7) and SRT downloads; params, query and bodies are
+ * contract/schemas/render.ts. The POSTs answer 200 with the download URL when the render finishes
+ * within RENDER_WAIT_MS, else 202 with the render id, to be polled at API.renderStatus.
  */
-export function renderRoutes(app: FastifyInstance, accounts: AccountService, renders: RenderService) {
+export function renderRoutes(app: App, accounts: AccountService, renders: RenderService) {
   const auth = { preHandler: requireAuth(accounts) };
   const user = (req: Parameters<typeof sessionOf>[0]) => sessionOf(req).user;
 
-  app.post<{ Body: CompilationBody }>(API.renderCompilation, { ...auth, schema: { body: compilationBodySchema } }, async (req, res) => {
+  app.post(API.renderCompilation, { ...auth, schema: { body: compilationBodySchema } }, async (req, res) => {
     const r = await renders.compilation(user(req), req.body);
     return reply(req, res, { data: r.answer, status: r.status });
   });
-  app.post<{ Params: MediaParams; Body: GifBody }>(
+  app.post(
     API.renderGif(':libraryId', ':mediaId'),
     { ...auth, schema: { params: mediaParamsSchema, body: gifBodySchema } },
     async (req, res) => {
@@ -40,12 +26,10 @@ export function renderRoutes(app: FastifyInstance, accounts: AccountService, ren
       return reply(req, res, { data: r.answer, status: r.status });
     },
   );
-  app.get<{ Params: RenderStatusParams }>(
-    API.renderStatus(':renderId'),
-    { ...auth, schema: { params: renderStatusParamsSchema } },
-    async (req, res) => reply(req, res, ok(await renders.status(user(req), req.params.renderId))),
+  app.get(API.renderStatus(':renderId'), { ...auth, schema: { params: renderStatusParamsSchema } }, async (req, res) =>
+    reply(req, res, ok(await renders.status(user(req), req.params.renderId))),
   );
-  app.get<{ Params: MediaParams; Querystring: SrtQuery }>(
+  app.get(
     API.mediaSrt(':libraryId', ':mediaId'),
     { ...auth, schema: { params: mediaParamsSchema, querystring: srtQuerySchema } },
     async (req, res) => {

@@ -1,29 +1,24 @@
-import type { FastifyInstance } from 'fastify';
 import {
   API,
   mediaParamsSchema,
   transcriptCorrectBodySchema,
   transcriptCorrectionsQuerySchema,
   transcriptSegmentParamsSchema,
-  type TranscriptCorrectBody,
-  type TranscriptCorrectionsQuery,
-  type TranscriptSegmentParams,
 } from '../../contract';
+import type { App } from '../app';
 import type { AccountService } from '../services/account.service';
 import type { TranscriptService } from '../services/transcript.service';
 import { requireAuth, sessionOf } from './auth';
 import { ok, reply } from './envelope';
 
-type MediaParams = { libraryId: string; mediaId: string };
-
 /**
- * Transcript corrections (issue 19; schemas in contract/transcripts.ts). The transcript itself is
- * read through GET /data/transcript.json (preview.routes.ts), which says whether it is editable.
+ * Transcript corrections (issue 19; schemas in contract/schemas/transcript.ts). The transcript
+ * itself is read through GET /data/transcript.json (preview.routes.ts), which says whether it is editable.
  */
-export function transcriptRoutes(app: FastifyInstance, accounts: AccountService, transcripts: TranscriptService) {
+export function transcriptRoutes(app: App, accounts: AccountService, transcripts: TranscriptService) {
   const auth = { preHandler: requireAuth(accounts) };
 
-  app.patch<{ Params: TranscriptSegmentParams; Body: TranscriptCorrectBody }>(
+  app.patch(
     API.transcriptSegment(':libraryId', ':mediaId', ':segmentId'),
     { ...auth, schema: { params: transcriptSegmentParamsSchema, body: transcriptCorrectBodySchema } },
     async (req, res) => {
@@ -31,7 +26,7 @@ export function transcriptRoutes(app: FastifyInstance, accounts: AccountService,
       return reply(req, res, ok(await transcripts.correct(sessionOf(req), libraryId, mediaId, segmentId, req.body.text)));
     },
   );
-  app.post<{ Params: TranscriptSegmentParams }>(
+  app.post(
     API.transcriptSegmentRestore(':libraryId', ':mediaId', ':segmentId'),
     { ...auth, schema: { params: transcriptSegmentParamsSchema } },
     async (req, res) => {
@@ -39,7 +34,7 @@ export function transcriptRoutes(app: FastifyInstance, accounts: AccountService,
       return reply(req, res, ok(await transcripts.restore(sessionOf(req), libraryId, mediaId, segmentId)));
     },
   );
-  app.get<{ Params: MediaParams; Querystring: TranscriptCorrectionsQuery }>(
+  app.get(
     API.transcriptCorrections(':libraryId', ':mediaId'),
     { ...auth, schema: { params: mediaParamsSchema, querystring: transcriptCorrectionsQuerySchema } },
     async (req, res) => {

@@ -1,0 +1,36 @@
+import { Type, type Static } from 'typebox';
+import { strict, Uuid } from './common';
+
+/** The largest page of moments one call answers, and the furthest it pages. */
+export const SEARCH_MAX_LIMIT = 500;
+export const SEARCH_MAX_OFFSET = 10_000;
+
+export const searchRequestSchema = Type.Object({
+  text: Type.Optional(Type.String({ maxLength: 2000 })),
+  /** A data:image/... URL. */
+  image: Type.Optional(Type.String({ maxLength: 22_000_000 })),
+  /** A moment id (from an earlier result): find similar moments. */
+  clipId: Type.Optional(Type.String({ maxLength: 200 })),
+  sample: Type.Optional(Type.Number()),
+  mediaIds: Type.Optional(Type.Array(Uuid, { maxItems: 1000 })),
+});
+export const multiSearchBodySchema = Type.Object({
+  criteria: searchRequestSchema,
+  libraryIds: Type.Array(Uuid, { minItems: 1, maxItems: 50 }),
+});
+/**
+ * Libraries spec 7: visual `?limit&offset`, transcript `?limit&threshold=0.0`, unified `?limit`
+ * (defaults SEARCH_DEFAULT_LIMIT and 0). The threshold is accepted and not used: results are ranked.
+ */
+export const searchQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 0, maximum: SEARCH_MAX_LIMIT })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: SEARCH_MAX_OFFSET })),
+    threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  },
+  strict,
+);
+
+export type SearchRequest = Static<typeof searchRequestSchema>;
+export type MultiSearchBody = Static<typeof multiSearchBodySchema>;
+export type SearchQuery = Static<typeof searchQuerySchema>;
