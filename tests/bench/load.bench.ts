@@ -28,7 +28,9 @@ const ms = (x: number) => `${x.toFixed(0).padStart(6)} ms`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-load-'));
 const media = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-load-media-'));
 let output = '';
-const server = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../src/server/main.ts')], {
+// LOAD_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (where its time went).
+const profile = process.env.LOAD_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.LOAD_PROFILE)}`] : [];
+const server = spawn(process.execPath, [...profile, '--import', 'tsx', path.resolve(import.meta.dirname, '../../src/server/main.ts')], {
   env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', WEB_DIR: path.join(dataDir, 'no-web') },
 });
 server.stdout.on('data', (c: Buffer) => (output += c.toString()));
