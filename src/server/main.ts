@@ -25,6 +25,7 @@ import { LocalBlobStore } from './adapters/blobs/localBlobStore';
 import { S3BlobStore } from './adapters/blobs/s3BlobStore';
 import { missingMediaTools, probe, probeQuick, stillWebp } from './adapters/media/ffprobe';
 import { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from './adapters/media/ffmpeg';
+import { startToolSpawner, stopToolSpawner } from './adapters/process/tools';
 import { describeMissingFeature, type HealthInfo } from '../contract';
 import { loadDemoItems } from './demo';
 import { LibraryRepository } from './repositories/library.repository';
@@ -91,8 +92,18 @@ export interface RunningServer {
  */
 export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
   const config = loadConfig({ ...process.env, ...env });
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  const cleanup: Array<() => Promise<void> | void> = [() => database.close()];
+  // Tools (ffmpeg, pocketsphinx, yt-dlp) are started by a small helper process: a fork of this one,
+  // once it holds the database and the models, stalls the event loop (adapters/process/tools.ts).
+  const spawner = await startToolSpawner().then(
+    () => true,
+    () => false, // tools are then spawned from here
+  );
+  const stopSpawner = () => (spawner ? stopToolSpawner() : undefined);
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).catch((err: unknown) => {
+    stopSpawner();
+    throw err;
+  });
+  const cleanup: Array<() => Promise<void> | void> = [stopSpawner, () => database.close()];
   const closeAll = async () => {
     for (const fn of cleanup.reverse()) await fn();
   };

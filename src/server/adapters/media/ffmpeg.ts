@@ -1,17 +1,15 @@
-import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { execTool, spawnTool } from '../process/tools';
 import { tools } from './ffprobe';
 
-const run = promisify(execFile);
+/** Ingest's ffmpeg runs at a lower priority than requests (nice 10). */
+const NICE = 10;
 
 /** Runs ffmpeg, reporting progress (0..1) from its `-progress` output against a known duration. */
 function ffmpeg(args: string[], duration: number, onProgress?: (f: number) => void, collectStderr = false): Promise<string> {
   return new Promise((resolve, reject) => {
-    const p = spawn(tools.ffmpeg, ['-hide_banner', '-nostdin', '-progress', 'pipe:1', '-nostats', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const p = spawnTool(tools.ffmpeg, ['-hide_banner', '-nostdin', '-progress', 'pipe:1', '-nostats', ...args], { nice: NICE });
     let err = '';
     p.stderr.on('data', (d: Buffer) => {
       err += d.toString();
@@ -181,7 +179,7 @@ export async function extractAudio(input: string, wavPath: string, duration: num
 }
 
 export async function hasAudio(input: string) {
-  const { stdout } = await run(tools.ffprobe, [
+  const { stdout } = await execTool(tools.ffprobe, [
     '-v',
     'error',
     '-select_streams',

@@ -1,7 +1,5 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { spawnSync } from 'node:child_process';
+import { execTool } from '../process/tools';
 
 export interface ProbeResult {
   kind: 'video' | 'image';
@@ -59,7 +57,7 @@ export function missingMediaTools(): string | null {
 export async function probe(input: string): Promise<ProbeResult> {
   let out: string;
   try {
-    ({ stdout: out } = await run(
+    ({ stdout: out } = await execTool(
       tools.ffprobe,
       [
         '-v',
@@ -108,7 +106,7 @@ export async function probe(input: string): Promise<ProbeResult> {
 export async function probeQuick(input: string): Promise<{ duration: number }> {
   let out: string;
   try {
-    ({ stdout: out } = await run(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', input], {
+    ({ stdout: out } = await execTool(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', input], {
       timeout: 60_000,
     }));
   } catch {
@@ -120,7 +118,7 @@ export async function probeQuick(input: string): Promise<{ duration: number }> {
 
 /** A still frame at `seconds`, scaled to at most `maxWidth` wide, as WebP. */
 export async function stillWebp(input: string, seconds: number, maxWidth: number, quality = 40): Promise<Buffer> {
-  const { stdout } = await run(
+  const { stdout } = await execTool(
     tools.ffmpeg,
     [
       '-v',

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnTool } from '../process/tools';
 import fs from 'node:fs';
 import { GIF_MAX_FPS, GIF_MAX_WIDTH } from '../../../contract';
 import { tools } from './ffprobe';
@@ -34,10 +34,7 @@ export class RenderToolError extends Error {
 
 function runFfmpeg(args: string[], duration: number, onProgress?: (f: number) => void, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const p = spawn(tools.ffmpeg, ['-hide_banner', '-nostdin', '-y', '-progress', 'pipe:1', '-nostats', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      signal,
-    });
+    const p = spawnTool(tools.ffmpeg, ['-hide_banner', '-nostdin', '-y', '-progress', 'pipe:1', '-nostats', ...args], { signal });
     let err = '';
     p.stderr.on('data', (d: Buffer) => {
       err += d.toString();

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnTool } from '../process/tools';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -88,10 +88,9 @@ function run(
     ...(o.insecureTls ? ['--no-check-certificates'] : []),
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(o.bin, [...common, ...args], {
+    const child = spawnTool(o.bin, [...common, ...args], {
       cwd,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
       // The proxy again for anything yt-dlp starts (ffmpeg reads http_proxy too).
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
