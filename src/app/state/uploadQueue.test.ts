@@ -119,7 +119,7 @@ function makeQueue(t: ReturnType<typeof fakeTransport>, events = {}) {
   let n = 0;
   const queue = new UploadQueue(state, t.transport, events, {
     chunkSize: CHUNK,
-    retryDelayMs: () => 0,
+    retryBaseMs: 0,
     newId: () => `u${++n}`,
   });
   return { state, queue };

@@ -1,3 +1,5 @@
+import pLimit from 'p-limit';
+import pRetry from 'p-retry';
 import {
   MSG_LIB,
   MSG_MEDIA,
@@ -105,8 +107,8 @@ export interface UploadQueueOptions {
   partConcurrency: number;
   partAttempts: number;
   chunkSize: number;
-  /** Wait before attempt n+1 of a part. */
-  retryDelayMs: (attempt: number) => number;
+  /** Wait before a part's second attempt, doubling for each further one. */
+  retryBaseMs: number;
   now: () => number;
   /** Wraps a File before it enters state (valtio's ref: a File must not become a proxy). */
   keepFile: (file: File) => File;
@@ -118,7 +120,7 @@ const DEFAULTS: UploadQueueOptions = {
   partConcurrency: UPLOAD_PART_CONCURRENCY,
   partAttempts: UPLOAD_PART_ATTEMPTS,
   chunkSize: UPLOAD_CHUNK_SIZE,
-  retryDelayMs: (attempt) => 500 * attempt,
+  retryBaseMs: 500,
   now: () => Date.now(),
   keepFile: (f) => f,
   newId: () => globalThis.crypto.randomUUID(),
@@ -429,7 +431,10 @@ export class UploadQueue {
     this.settleInBatch(item, 'succeeded');
   }
 
-  /** Sends the given parts, `partConcurrency` at a time; a part that fails every attempt fails the file. */
+  /**
+   * Sends the given parts, `partConcurrency` at a time (p-limit), each tried `partAttempts` times
+   * (p-retry); a part that fails every attempt fails the file.
+   */
   private async sendParts(uuid: string, numbers: number[], urls: string[], loaded: Map<number, number>, signal: AbortSignal) {
     const { chunkSize, partAttempts, partConcurrency } = this.options;
     const first = this.item(uuid);
@@ -448,48 +453,36 @@ export class UploadQueue {
       item.eta = etaSeconds(sent, size, this.options.now() - (item.startedAt ?? this.options.now()));
       this.reportBatch(item.batchId);
     };
-    const sendOne = async (n: number) => {
+    const sendOne = (n: number) => {
       const start = (n - 1) * chunkSize;
       const chunk = file.slice(start, Math.min(size, start + chunkSize));
-      for (let attempt = 1; ; attempt++) {
+      const put = async () => {
         if (local.signal.aborted) throw new Cancelled();
-        try {
-          await this.transport.putPart(
-            urls[n - 1]!,
-            chunk,
-            (bytes) => {
-              loaded.set(n, Math.min(bytes, chunk.size));
-              report();
-            },
-            local.signal,
-          );
-          loaded.set(n, chunk.size);
-          report();
-          return;
-        } catch {
-          loaded.set(n, 0);
-          report();
-          if (local.signal.aborted) throw new Cancelled();
-          if (attempt >= partAttempts) throw new ChunkError();
-          await new Promise((r) => setTimeout(r, this.options.retryDelayMs(attempt)));
-        }
-      }
+        await this.transport.putPart(urls[n - 1]!, chunk, (bytes) => (loaded.set(n, Math.min(bytes, chunk.size)), report()), local.signal);
+        loaded.set(n, chunk.size);
+        report();
+      };
+      return pRetry(put, {
+        retries: partAttempts - 1,
+        minTimeout: this.options.retryBaseMs,
+        factor: 2,
+        randomize: false,
+        onFailedAttempt: () => (loaded.set(n, 0), report()),
+        shouldRetry: () => !local.signal.aborted,
+      }).catch(() => {
+        throw local.signal.aborted ? new Cancelled() : new ChunkError();
+      });
     };
-    const queue = [...numbers];
+    const limit = pLimit(partConcurrency);
     let failure: unknown = null;
-    const lane = async () => {
-      while (queue.length && failure === null) {
-        const n = queue.shift()!;
-        try {
-          await sendOne(n);
-        } catch (e) {
-          if (failure === null) failure = e;
-          local.abort();
-        }
-      }
-    };
+    const settled = numbers.map((n) =>
+      limit(() => (failure === null ? sendOne(n) : undefined)).catch((e: unknown) => {
+        if (failure === null) failure = e;
+        local.abort();
+      }),
+    );
     try {
-      await Promise.all(Array.from({ length: Math.min(partConcurrency, numbers.length) }, lane));
+      await Promise.all(settled);
     } finally {
       signal.removeEventListener('abort', stop);
     }
