@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
 import { RENDER_QUEUE_CONCURRENCY, RENDER_WAIT_MS } from '../contract/rendering';
 import { JOB_LEASE_TTL_MS } from './jobs/leases';
 
@@ -69,13 +71,6 @@ export class ConfigError extends Error {
   }
 }
 
-const oneOf = <T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], def: T): T => {
-  const v = env[name];
-  if (v === undefined || v === '') return def;
-  if (!values.includes(v as T)) throw new ConfigError(name, `must be one of ${values.join(', ')} (got '${v}')`);
-  return v as T;
-};
-
 const optional = (env: NodeJS.ProcessEnv, name: string) => (env[name] ? env[name] : null);
 
 /** INTERCOM_WIDGET_URL (an http(s) URL), else Intercom's own script for INTERCOM_APP_ID. */
@@ -97,10 +92,42 @@ const url = (name: string, value: string, protocols: string[]) => {
   return value;
 };
 
+const whole = (minimum: number, def: number) =>
+  Type.Number({ minimum, multipleOf: 1, default: def, description: `must be a whole number >= ${minimum}` });
+const choice = <T extends string>(values: readonly T[], def: T) =>
+  Type.Enum(values, { default: def, description: `must be one of ${values.join(', ')}` });
+const flag = (def: boolean) => choice(['true', 'false'], String(def) as 'true' | 'false');
+
+/** The variables with a form of their own (URLs and paths are checked below): parsed, defaulted and checked at once. */
+const EnvSchema = Type.Object({
+  PORT: Type.Number({ minimum: 0, maximum: 65535, multipleOf: 1, default: 8080, description: 'must be a port number 0-65535' }),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'must be at least 32 characters' })),
+  TRUST_PROXY: flag(false),
+  BLOB_STORE: choice(['local', 's3'], 'local'),
+  S3_FORCE_PATH_STYLE: flag(true),
+  LOG_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  ROLE: choice(['all', 'api', 'worker'], 'all'),
+  SIGNUP_BONUS_CREDITS: whole(0, 20_000),
+  SIGNUP_BONUS_DAYS: whole(1, 30),
+  RENDER_WORKERS: whole(1, Math.max(1, Math.min(RENDER_QUEUE_CONCURRENCY, os.availableParallelism()))),
+  RENDER_WAIT_MS: whole(0, RENDER_WAIT_MS),
+  JOB_LEASE_TTL_MS: whole(1000, JOB_LEASE_TTL_MS),
+});
+
+/** The environment through EnvSchema (an empty variable is an unset one); the first bad value stops the start, named. */
+function parseEnv(env: NodeJS.ProcessEnv): Static<typeof EnvSchema> {
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = Value.Convert(EnvSchema, Value.Default(EnvSchema, given));
+  const [error] = Value.Errors(EnvSchema, parsed);
+  if (!error) return parsed as Static<typeof EnvSchema>;
+  const name = error.instancePath.slice(1) as keyof typeof EnvSchema.properties;
+  const got = name === 'JWT_SECRET' ? '' : ` (got '${given[name]}')`;
+  throw new ConfigError(name, `${(EnvSchema.properties[name] as unknown as { description: string }).description}${got}`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const portRaw = env.PORT ?? '8080';
-  const port = Number(portRaw);
-  if (!/^\d+$/.test(portRaw) || port > 65535) throw new ConfigError('PORT', `must be a port number 0-65535 (got '${portRaw}')`);
+  const e = parseEnv(env);
+  const port = e.PORT;
   const host = env.HOST || '127.0.0.1';
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   const appUrl = url('APP_URL', env.APP_URL || `http://${shownHost}:${port}`, ['http:', 'https:']).replace(/\/$/, '');
@@ -108,23 +135,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl) url('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']);
   const smtpUrl = optional(env, 'SMTP_URL');
   if (smtpUrl) url('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
-  const jwtSecret = optional(env, 'JWT_SECRET');
-  if (jwtSecret && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters');
-  const trust = env.TRUST_PROXY ?? 'false';
-  if (!['true', 'false'].includes(trust)) throw new ConfigError('TRUST_PROXY', `must be true or false (got '${trust}')`);
-  const blobStore = oneOf(env, 'BLOB_STORE', ['local', 's3'] as const, 'local');
+  const blobStore = e.BLOB_STORE;
   const bucket = env.S3_BUCKET ?? '';
   if (blobStore === 's3' && !bucket) throw new ConfigError('S3_BUCKET', 'is required when BLOB_STORE=s3');
   const s3Endpoint = optional(env, 'S3_ENDPOINT');
   if (s3Endpoint) url('S3_ENDPOINT', s3Endpoint, ['http:', 'https:']);
-  const pathStyle = env.S3_FORCE_PATH_STYLE ?? 'true';
-  if (!['true', 'false'].includes(pathStyle)) throw new ConfigError('S3_FORCE_PATH_STYLE', `must be true or false (got '${pathStyle}')`);
-  const intVar = (name: string, def: number, min: number) => {
-    const raw = env[name] ?? String(def);
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) throw new ConfigError(name, `must be a whole number >= ${min} (got '${raw}')`);
-    return n;
-  };
   const stripeSecretKey = optional(env, 'STRIPE_SECRET_KEY');
   const testLoopback = (env.LINK_IMPORT_TEST_LOOPBACK ?? '')
     .split(',')
@@ -139,16 +154,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeSecretKey,
     stripeWebhookSecret: optional(env, 'STRIPE_WEBHOOK_SECRET'),
     billingProductsFile: optional(env, 'BILLING_PRODUCTS_FILE'),
-    signupBonusCredits: intVar('SIGNUP_BONUS_CREDITS', 20_000, 0),
-    signupBonusDays: intVar('SIGNUP_BONUS_DAYS', 30, 1),
+    signupBonusCredits: e.SIGNUP_BONUS_CREDITS,
+    signupBonusDays: e.SIGNUP_BONUS_DAYS,
     allowedRedirectHosts: (env.ALLOWED_REDIRECT_HOSTS ?? 'checkout.stripe.com,billing.stripe.com,invoice.stripe.com,pay.stripe.com')
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),
     modelsDir: defaultModelsDir(env),
-    renderWorkers: intVar('RENDER_WORKERS', Math.max(1, Math.min(RENDER_QUEUE_CONCURRENCY, os.availableParallelism())), 1),
-    renderWaitMs: intVar('RENDER_WAIT_MS', RENDER_WAIT_MS, 0),
-    jobLeaseTtlMs: intVar('JOB_LEASE_TTL_MS', JOB_LEASE_TTL_MS, 1000),
+    renderWorkers: e.RENDER_WORKERS,
+    renderWaitMs: e.RENDER_WAIT_MS,
+    jobLeaseTtlMs: e.JOB_LEASE_TTL_MS,
     modelsUrl: env.MODELS_URL ? url('MODELS_URL', env.MODELS_URL, ['http:', 'https:']) : null,
     blobStore,
     s3: {
@@ -157,24 +172,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bucket,
       accessKeyId: optional(env, 'S3_ACCESS_KEY_ID'),
       secretAccessKey: optional(env, 'S3_SECRET_ACCESS_KEY'),
-      forcePathStyle: pathStyle === 'true',
+      forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
     },
     port,
     host,
     appUrl,
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
-    jwtSecret,
+    jwtSecret: e.JWT_SECRET ?? null,
     smtpUrl,
     mailFrom: env.MAIL_FROM || 'Clipseek <no-reply@clipseek.local>',
     intercomSecret: optional(env, 'INTERCOM_SECRET'),
     intercomAppId: optional(env, 'INTERCOM_APP_ID'),
     intercomWidgetUrl: widgetUrl(env),
-    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
-    role: oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all'),
+    logLevel: e.LOG_LEVEL,
+    role: e.ROLE,
     webDir: path.resolve(env.WEB_DIR || 'dist'),
     demoDir: demoDir(env),
-    trustProxy: trust === 'true',
+    trustProxy: e.TRUST_PROXY === 'true',
   };
 }
 
