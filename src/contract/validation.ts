@@ -49,7 +49,3 @@ export function validatePreferences(input: unknown): string | null {
   }
   return null;
 }
-
-/** Every id of the API (users, libraries, folders, media, renders...) is a UUID. */
-export const isUuid = (s: unknown): s is string =>
-  typeof s === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
