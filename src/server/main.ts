@@ -31,6 +31,7 @@ import { loadDemoItems } from './demo';
 import { LibraryRepository } from './repositories/library.repository';
 import { MediaRepository } from './repositories/media.repository';
 import { UploadRepository } from './repositories/upload.repository';
+import { Access } from './services/access';
 import { LibraryService } from './services/library.service';
 import type { JobQueue, StorageQuota } from './services/ports';
 import { UploadService } from './services/upload.service';
@@ -142,8 +143,13 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const users = new UserRepository(database.db);
     const mediaRepo = new MediaRepository(database.db);
     const uploadRepo = new UploadRepository(database.db);
+    const libraryRepo = new LibraryRepository(database.db);
+    const indexRepo = new IndexRepository(database.db);
+    const access = new Access({ libraries: libraryRepo, media: mediaRepo });
     const libraries = new LibraryService({
-      libraries: new LibraryRepository(database.db),
+      access,
+      index: indexRepo,
+      libraries: libraryRepo,
       media: mediaRepo,
       uploads: uploadRepo,
       blobs,
@@ -159,6 +165,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       : new LocalPaymentProvider(tokens, () => config.appUrl);
     const billing = new BillingService({
       repo: billingRepo,
+      users,
       ledger,
       ledgerRepo,
       media: mediaRepo,
@@ -169,7 +176,6 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       signupBonus: { credits: config.signupBonusCredits, days: config.signupBonusDays },
     });
     const quota: StorageQuota = billing;
-    const indexRepo = new IndexRepository(database.db);
     const models = await loadIndexModels(config.modelsDir, log, config.modelsUrl);
     cleanup.push(() => models.close());
     const toolsMissing = missingMediaTools();
@@ -184,7 +190,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     });
     const search = new SearchService({
       search: new SearchRepository(database.db),
-      libraries: new LibraryRepository(database.db),
+      access,
       media: mediaRepo,
       models,
     });
@@ -198,6 +204,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     cleanup.push(() => egress.close());
     const external = new ExternalService({
       library: libraries,
+      access,
       media: mediaRepo,
       blobs,
       queue,
@@ -240,6 +247,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     });
     const uploads = new UploadService({
       library: libraries,
+      access,
       media: mediaRepo,
       uploads: uploadRepo,
       blobs,
@@ -257,7 +265,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     });
     const renders = new RenderService({
       renders: new RenderRepository(database.db),
-      media: { owned: (userId, libraryId, mediaId) => libraries.ownedMedia(userId, libraryId, mediaId), byId: (id) => mediaRepo.byId(id) },
+      media: { owned: (userId, libraryId, mediaId) => access.media(userId, libraryId, mediaId), byId: (id) => mediaRepo.byId(id) },
       transcript: (mediaId) => indexRepo.transcript(mediaId),
       blobs,
       queue,
@@ -298,10 +306,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
         tokens,
         billing,
         provider,
-        billingRepo,
-        users,
-        index: indexRepo,
-        transcripts: new TranscriptService({ library: libraries, transcripts: new TranscriptRepository(database.db) }),
+        transcripts: new TranscriptService({ access, transcripts: new TranscriptRepository(database.db) }),
         search,
         renders,
         external,

@@ -15,8 +15,6 @@ import { LocalPaymentProvider } from '../adapters/billing/localProvider';
 import type { PaymentProvider } from '../adapters/billing/paymentProvider';
 import { StripePaymentProvider } from '../adapters/billing/stripeProvider';
 import { AppError, forbidden } from '../errors';
-import type { BillingRepository } from '../repositories/billing.repository';
-import type { UserRepository } from '../repositories/user.repository';
 import type { AccountService } from '../services/account.service';
 import type { BillingService } from '../services/billing.service';
 import { requireAuth, sessionOf } from './auth';
@@ -33,8 +31,6 @@ export function billingRoutes(
   accounts: AccountService,
   billing: BillingService,
   provider: PaymentProvider,
-  repo: BillingRepository,
-  users: UserRepository,
   appUrl: () => string,
 ) {
   const auth = { preHandler: requireAuth(accounts) };
@@ -82,8 +78,7 @@ export function billingRoutes(
     app.get(API.localPortal, { schema: { querystring: localPortalQuerySchema } }, async (req, res) => {
       const { u = '', exp = '', sig = '' } = req.query;
       if (!provider.verifyPortal(u, exp, sig)) throw forbidden('This portal link is not valid or has expired.');
-      const info = await billing.info((await users.byId(u))!);
-      const invoices = await repo.invoicesOf(u);
+      const { info, invoices } = await billing.portal(u);
       const rows = await Promise.all(
         invoices.map(
           async (i) =>
@@ -120,9 +115,7 @@ export function billingRoutes(
     });
     app.get(API.localInvoice(':id'), { schema: { params: idParams('id'), querystring: localInvoiceQuerySchema } }, async (req, res) => {
       if (!provider.verifyInvoice(req.params.id, req.query.sig ?? '')) throw forbidden('This invoice link is not valid.');
-      const i = await repo.invoiceById(req.params.id);
-      if (!i) throw new AppError('not_found', 'Invoice not found');
-      const owner = await users.byId(i.user_id);
+      const { invoice: i, owner } = await billing.invoice(req.params.id);
       return res
         .type('text/html; charset=utf-8')
         .send(

@@ -4,7 +4,6 @@ import type { App } from '../app';
 import { readAll, type BlobStore } from '../adapters/blobs/blobStore';
 import type { TokenSigner } from '../adapters/security/tokens';
 import { AppError, forbidden } from '../errors';
-import type { IndexRepository } from '../repositories/index.repository';
 import type { AccountService } from '../services/account.service';
 import type { LibraryService } from '../services/library.service';
 import type { TranscriptService } from '../services/transcript.service';
@@ -22,7 +21,6 @@ export function previewRoutes(
   app: App,
   accounts: AccountService,
   libs: LibraryService,
-  index: IndexRepository,
   transcripts: TranscriptService,
   blobs: BlobStore,
   tokens: TokenSigner,
@@ -105,10 +103,7 @@ export function previewRoutes(
     return reply(req, res, ok(await transcripts.file(userId, libraryId, mediaId)));
   });
   app.get(API.shotDescriptionsJson, { schema: { querystring: mediaQuerySchema } }, async (req, res) => {
-    const media = await authorise(req, req.query.libraryId, req.query.mediaId);
-    const descriptions = (await index.shots(media.id))
-      .filter((s) => s.description)
-      .map((s) => ({ start: s.start, end: s.end, desc: s.description }));
-    return reply(req, res, ok({ descriptions }));
+    const { libraryId, mediaId } = req.query;
+    return reply(req, res, ok({ descriptions: await libs.shotDescriptions(await requester(req, libraryId), libraryId, mediaId) }));
   });
 }

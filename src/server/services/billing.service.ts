@@ -19,13 +19,14 @@ import { AppError, badRequest } from '../errors';
 import type { BillingRepository, SubscriptionRow } from '../repositories/billing.repository';
 import type { LedgerRepository } from '../repositories/ledger.repository';
 import type { MediaRepository } from '../repositories/media.repository';
-import type { UserRow } from '../repositories/user.repository';
+import type { UserRepository, UserRow } from '../repositories/user.repository';
 import type { Catalog } from './catalog';
 import type { LedgerService } from './ledger.service';
 import type { StorageQuota } from './ports';
 
 export interface BillingDeps {
   repo: BillingRepository;
+  users: Pick<UserRepository, 'byId'>;
   ledger: LedgerService;
   ledgerRepo: LedgerRepository;
   media: MediaRepository;
@@ -73,6 +74,20 @@ export class BillingService implements StorageQuota {
   async limitHours(userId: string) {
     const { product } = await this.plan(userId);
     return product.quota.storageHours + (await this.d.repo.topUpStorageHours(userId));
+  }
+
+  /** The local provider's portal page: a user's billing and invoices (the link is checked by the route). */
+  async portal(userId: string) {
+    const user = await this.d.users.byId(userId);
+    if (!user) throw new AppError('not_found', 'This account no longer exists.');
+    return { info: await this.info(user), invoices: await this.d.repo.invoicesOf(userId) };
+  }
+
+  /** An invoice and the account it was made out to (the local provider's invoice page). */
+  async invoice(id: string) {
+    const invoice = await this.d.repo.invoiceById(id);
+    if (!invoice) throw new AppError('not_found', 'Invoice not found');
+    return { invoice, owner: await this.d.users.byId(invoice.user_id) };
   }
 
   async info(user: UserRow): Promise<BillingInfo> {

@@ -26,12 +26,14 @@ import { LinkToolError, type YtDlp, type YtInfo } from '../adapters/media/ytdlp'
 import { AppError, badRequest, rateLimited } from '../errors';
 import type { MediaRepository, MediaRow } from '../repositories/media.repository';
 import type { UserRow } from '../repositories/user.repository';
+import type { Access } from './access';
 import { INGEST_JOB, requireVerified, type LibraryService } from './library.service';
 import { toMedia } from './mediaView';
 import type { JobQueue, StorageQuota } from './ports';
 
 export interface ExternalDeps {
   library: LibraryService;
+  access: Access;
   media: MediaRepository;
   blobs: BlobStore;
   queue: JobQueue;
@@ -181,7 +183,7 @@ export class ExternalService {
 
   private async destination(user: UserRow, libraryId: string, folderId: string) {
     requireVerified(user);
-    const lib = await this.d.library.owned(user.id, libraryId);
+    const lib = await this.d.access.library(user.id, libraryId);
     if (lib.is_read_only || lib.is_demo) throw new AppError('forbidden', MSG_LIB.readOnlyLibrary);
     const folder = await this.d.library.folderOf(libraryId, folderId);
     const limitHours = await this.d.quota.limitHours(user.id);

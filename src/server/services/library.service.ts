@@ -24,6 +24,8 @@ import type { MediaRepository, MediaRow, MediaSort } from '../repositories/media
 import type { UploadRepository } from '../repositories/upload.repository';
 import type { UserRow } from '../repositories/user.repository';
 import { toLibrary, toMedia } from './mediaView';
+import type { IndexRepository } from '../repositories/index.repository';
+import type { Access } from './access';
 import type { JobQueue } from './ports';
 
 export const INGEST_JOB = 'media.ingest';
@@ -37,6 +39,8 @@ export interface DemoItem {
 }
 
 export interface LibraryDeps {
+  access: Access;
+  index: Pick<IndexRepository, 'shots'>;
   libraries: LibraryRepository;
   media: MediaRepository;
   uploads: UploadRepository;
@@ -45,9 +49,6 @@ export interface LibraryDeps {
   tokens: TokenSigner;
   demoItems: () => DemoItem[];
 }
-
-const notFound = () => new AppError('not_found', MSG_LIB.libraryNotFound);
-const mediaNotFound = () => new AppError('not_found', MSG_LIB.mediaNotFound);
 
 export const requireVerified = (user: UserRow) => {
   if (!user.is_verified) throw new AppError('email_not_verified', MSG.verifyToAdd);
@@ -90,18 +91,6 @@ export class LibraryService {
     return rows.map((r) => toLibrary(r, aggs.get(r.id)!));
   }
 
-  async owned(userId: string, libraryId: string) {
-    const lib = await this.d.libraries.byIdForUser(libraryId, userId);
-    if (!lib) throw notFound();
-    return lib;
-  }
-
-  private async writable(user: UserRow, libraryId: string) {
-    const lib = await this.owned(user.id, libraryId);
-    if (lib.is_read_only || lib.is_demo) throw new AppError('forbidden', MSG_LIB.readOnlyLibrary);
-    return lib;
-  }
-
   async folderOf(libraryId: string, folderId: string) {
     const folder = await this.d.libraries.folder(libraryId, folderId);
     if (!folder) throw new AppError('not_found', MSG_FOLDER.notFound);
@@ -110,7 +99,7 @@ export class LibraryService {
 
   /** A folder below the root of a library the user may change. */
   private async changeableFolder(user: UserRow, libraryId: string, folderId: string) {
-    const lib = await this.writable(user, libraryId);
+    const lib = await this.d.access.library(user.id, libraryId, 'write');
     const folder = await this.folderOf(libraryId, folderId);
     if (folder.parent_id === null || folder.id === lib.root_folder_id) throw new AppError('forbidden', MSG_FOLDER.rootImmutable);
     return folder;
@@ -123,7 +112,7 @@ export class LibraryService {
 
   async createFolder(user: UserRow, libraryId: string, body: { name: string; parentId?: string }): Promise<Folder> {
     requireVerified(user);
-    const lib = await this.writable(user, libraryId);
+    const lib = await this.d.access.library(user.id, libraryId, 'write');
     const name = folderName(body.name);
     const parent = await this.folderOf(libraryId, body.parentId ?? lib.root_folder_id!);
     await this.requireFreeName(libraryId, parent.id, name);
@@ -150,24 +139,22 @@ export class LibraryService {
     return { ok: true, deletedFolders: ids.length, deletedMedia: media.filter((m) => m.status !== 'empty').length, freedBytes };
   }
 
-  /** Like ownedMedia but also finds media that are still uploading or empty. */
-  async ownedMediaAny(userId: string, libraryId: string, mediaId: string) {
-    await this.owned(userId, libraryId);
-    const m = await this.d.media.inLibrary(libraryId, mediaId);
-    if (!m) throw mediaNotFound();
-    return m;
-  }
-
   /** Removes an `empty` media (an abandoned upload) so a new upload of the same file can proceed. */
   async purgeEmpty(m: MediaRow) {
     if (m.status === 'empty') await this.purgeMedia([m]);
   }
 
-  async ownedMedia(userId: string, libraryId: string, mediaId: string) {
-    await this.owned(userId, libraryId);
-    const m = await this.d.media.inLibrary(libraryId, mediaId);
-    if (!m || m.status === 'empty') throw mediaNotFound();
-    return m;
+  /** The described shots of a media of the user's library (the moment viewer's summary). */
+  async shotDescriptions(userId: string, libraryId: string, mediaId: string) {
+    const media = await this.d.access.media(userId, libraryId, mediaId);
+    return (await this.d.index.shots(media.id))
+      .filter((s) => s.description)
+      .map((s) => ({ start: s.start, end: s.end, desc: s.description }));
+  }
+
+  /** A media of the user's library, for routes that serve its files (see Access.media). */
+  ownedMedia(userId: string, libraryId: string, mediaId: string) {
+    return this.d.access.media(userId, libraryId, mediaId);
   }
 
   /** Every account gets a default library and a read-only demo library holding the shipped samples. */
@@ -201,7 +188,7 @@ export class LibraryService {
   }
 
   async get(user: UserRow, id: string) {
-    return (await this.view([await this.owned(user.id, id)]))[0]!;
+    return (await this.view([await this.d.access.library(user.id, id)]))[0]!;
   }
 
   async create(user: UserRow, name: unknown) {
@@ -211,14 +198,14 @@ export class LibraryService {
   }
 
   async rename(user: UserRow, id: string, name: unknown) {
-    const lib = await this.writable(user, id);
+    const lib = await this.d.access.library(user.id, id, 'write');
     const clean = cleanName(name);
     const row = clean === lib.name ? lib : await this.d.libraries.rename(id, clean);
     return (await this.view([row]))[0]!;
   }
 
   async remove(user: UserRow, id: string) {
-    const lib = await this.owned(user.id, id);
+    const lib = await this.d.access.library(user.id, id);
     if (lib.is_default || lib.is_demo || lib.is_read_only) throw new AppError('forbidden', MSG_LIB.cannotDeleteLibrary);
     const media = await this.d.media.byStatus(id, [
       'uploading',
@@ -237,7 +224,7 @@ export class LibraryService {
   }
 
   async previewToken(user: UserRow, id: string): Promise<PreviewTokenAnswer> {
-    await this.owned(user.id, id);
+    await this.d.access.library(user.id, id);
     const previewToken = await this.d.tokens.signPreview(user.id, id, PREVIEW_TOKEN_TTL_SECONDS);
     return { previewToken, expiresAt: new Date(Date.now() + PREVIEW_TOKEN_TTL_SECONDS * 1000).toISOString() };
   }
@@ -249,7 +236,7 @@ export class LibraryService {
     sort: MediaSort,
     direction: 1 | -1,
   ): Promise<FolderResponse> {
-    const lib = await this.owned(user.id, libraryId);
+    const lib = await this.d.access.library(user.id, libraryId);
     const folder = await this.folderOf(libraryId, folderId ?? lib.root_folder_id!);
     const [ancestors, subFolders, contents, files] = await Promise.all([
       this.d.libraries.ancestors(folder.id),
@@ -275,19 +262,18 @@ export class LibraryService {
     start: number,
     end: number,
   ) {
-    const lib = await this.owned(user.id, libraryId);
+    const lib = await this.d.access.library(user.id, libraryId);
     const folder = await this.folderOf(libraryId, folderId ?? lib.root_folder_id!);
     if (end < start || end - start > 500) throw badRequest('range must cover 0 to 500 items');
     return (await this.d.media.listFolder(folder.id, sort, direction, { start, end })).map(toMedia);
   }
 
   async getMedia(user: UserRow, libraryId: string, mediaId: string): Promise<Media> {
-    return toMedia(await this.ownedMedia(user.id, libraryId, mediaId));
+    return toMedia(await this.d.access.media(user.id, libraryId, mediaId));
   }
 
   async renameMedia(user: UserRow, libraryId: string, mediaId: string, name: unknown) {
-    await this.writable(user, libraryId);
-    const m = await this.ownedMedia(user.id, libraryId, mediaId);
+    const m = await this.d.access.media(user.id, libraryId, mediaId, { access: 'write' });
     const clean = cleanName(name);
     return toMedia(clean === m.name ? m : (await this.d.media.update(m.id, { name: clean }))!);
   }
@@ -310,13 +296,12 @@ export class LibraryService {
   }
 
   async deleteMedia(user: UserRow, libraryId: string, mediaId: string) {
-    await this.writable(user, libraryId);
-    const m = await this.ownedMedia(user.id, libraryId, mediaId);
+    const m = await this.d.access.media(user.id, libraryId, mediaId, { access: 'write' });
     return { ok: true as const, freedBytes: await this.purgeMedia([m]) };
   }
 
   async bulkDelete(user: UserRow, libraryId: string, mediaIds: string[]): Promise<BulkDeleteAnswer> {
-    await this.writable(user, libraryId);
+    await this.d.access.library(user.id, libraryId, 'write');
     const ids = [...new Set(mediaIds)];
     const found = (await this.d.media.manyInLibrary(libraryId, ids)).filter((m) => m.status !== 'empty');
     const foundIds = new Set(found.map((m) => m.id));
@@ -326,14 +311,13 @@ export class LibraryService {
   }
 
   async deleteErrored(user: UserRow, libraryId: string): Promise<BulkDeleteAnswer> {
-    await this.writable(user, libraryId);
+    await this.d.access.library(user.id, libraryId, 'write');
     const rows = await this.d.media.byStatus(libraryId, [...FAILED_STATUSES]);
     return { deleted: rows.length, failed: [], freedBytes: await this.purgeMedia(rows) };
   }
 
   async retry(user: UserRow, libraryId: string, mediaId: string): Promise<RetryAnswer> {
-    await this.writable(user, libraryId);
-    const m = await this.ownedMedia(user.id, libraryId, mediaId);
+    const m = await this.d.access.media(user.id, libraryId, mediaId, { access: 'write' });
     return this.retryRow(m);
   }
 
@@ -350,7 +334,7 @@ export class LibraryService {
   }
 
   async retryFailed(user: UserRow, libraryId: string): Promise<RetryAllAnswer> {
-    await this.writable(user, libraryId);
+    await this.d.access.library(user.id, libraryId, 'write');
     const rows = await this.d.media.byStatus(libraryId, ['errored', 'failed']);
     const failed: RetryAllAnswer['failed'] = [];
     let retried = 0;
@@ -364,7 +348,7 @@ export class LibraryService {
 
   /** Abandons unfinished uploads (all, or the given ones): their bytes go, the media becomes `empty`. */
   async clearUploads(user: UserRow, libraryId: string, mediaIds?: string[]) {
-    await this.owned(user.id, libraryId);
+    await this.d.access.library(user.id, libraryId);
     const rows = (
       mediaIds ? await this.d.media.manyInLibrary(libraryId, mediaIds) : await this.d.media.byStatus(libraryId, ['uploading'])
     ).filter((m) => m.status === 'uploading');
@@ -381,7 +365,7 @@ export class LibraryService {
   }
 
   async originalUrl(user: UserRow, libraryId: string, mediaId: string, filename?: string) {
-    const m = await this.ownedMedia(user.id, libraryId, mediaId);
+    const m = await this.d.access.media(user.id, libraryId, mediaId);
     if (m.status === 'uploading') throw new AppError('conflict', 'This file is still uploading.');
     const name = (filename?.trim() || m.filename).replace(/[/\\\r\n"]/g, '_').slice(0, 200);
     return { url: await this.d.blobs.downloadUrl(m.blob_key, { filename: name, expiresInSeconds: 300 }) };

@@ -110,15 +110,33 @@ describe('compositional scoring', () => {
     expect(queryScore(frame([['sofa', 0.9]]), kayakAndHeron)).toBe(0);
   });
 
-  it("looks for a bound colour on the object itself: a yellow lorry on grey tarmac beats a red one before a yellow wall", () => {
+  it('looks for a bound colour on the object itself: a yellow lorry on grey tarmac beats a red one before a yellow wall', () => {
     const lorry = [concept('lorry', { truck: 0.8 }, { colours: ['yellow'] })];
     const box = [0.2, 0.2, 0.8, 0.8];
     const yellowLorry = queryScore(
-      { ...frame([], [['grey', 0.7], ['yellow', 0.2]]), objects: [{ label: 'truck', score: 0.9, box, colours: [{ name: 'yellow', fraction: 0.8 }] }] },
+      {
+        ...frame(
+          [],
+          [
+            ['grey', 0.7],
+            ['yellow', 0.2],
+          ],
+        ),
+        objects: [{ label: 'truck', score: 0.9, box, colours: [{ name: 'yellow', fraction: 0.8 }] }],
+      },
       lorry,
     );
     const redLorry = queryScore(
-      { ...frame([], [['yellow', 0.6], ['red', 0.3]]), objects: [{ label: 'truck', score: 0.9, box, colours: [{ name: 'red', fraction: 0.9 }] }] },
+      {
+        ...frame(
+          [],
+          [
+            ['yellow', 0.6],
+            ['red', 0.3],
+          ],
+        ),
+        objects: [{ label: 'truck', score: 0.9, box, colours: [{ name: 'red', fraction: 0.9 }] }],
+      },
       lorry,
     );
     expect(yellowLorry).toBeGreaterThan(redLorry);

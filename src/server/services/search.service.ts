@@ -1,7 +1,6 @@
 import {
   confidenceOf,
   momentId,
-  MSG_LIB,
   MSG_SEARCH,
   parseMomentId,
   SEARCH_DEFAULT_LIMIT,
@@ -12,11 +11,12 @@ import {
   type SearchResults,
   type SearchResultType,
 } from '../../contract';
+import { LRUCache } from 'lru-cache';
 import { AppError, badRequest } from '../errors';
-import type { LibraryRepository } from '../repositories/library.repository';
 import type { MediaRepository } from '../repositories/media.repository';
 import type { FrameRow, SearchRepository } from '../repositories/search.repository';
 import type { UserRow } from '../repositories/user.repository';
+import type { Access } from './access';
 import { toMedia } from './mediaView';
 import type { IndexModels } from './ports';
 import { queryScore, type ResolvedConcept } from './conceptScore';
@@ -37,6 +37,8 @@ const MIN_REQUIRED_WEIGHT = 0.5;
 /** Transcript segments read (any query word, best by Postgres's cover density) and rescored by BM25. */
 const TRANSCRIPT_CANDIDATES = 400;
 
+type ResolvedQuery = ReadonlyArray<{ concept: ResolvedConcept; lookups: Array<{ term: string; weight: number }> }>;
+
 interface Scored {
   frame: FrameRow;
   score: number;
@@ -44,7 +46,7 @@ interface Scored {
 
 export interface SearchDeps {
   search: SearchRepository;
-  libraries: LibraryRepository;
+  access: Access;
   media: MediaRepository;
   models: IndexModels;
 }
@@ -53,18 +55,25 @@ export interface SearchDeps {
 export class SearchService {
   constructor(private readonly d: SearchDeps) {}
 
-  private async ownedLibraryIds(user: UserRow, ids: string[]) {
-    const owned = new Set((await this.d.libraries.listByUser(user.id)).map((l) => l.id));
-    const bad = ids.filter((id) => !owned.has(id));
-    if (bad.length) throw new AppError('not_found', MSG_LIB.libraryNotFound);
-    return ids;
-  }
-
   /**
    * The query as concepts mapped onto the index (emoji names are the client's job): each with the
    * labels it stands for and the index words that find candidate shots, best first.
    */
-  resolveQuery(text: string): Array<{ concept: ResolvedConcept; lookups: Array<{ term: string; weight: number }> }> {
+  resolveQuery(text: string): ResolvedQuery {
+    const known = this.resolved.get(text);
+    if (known) return known;
+    const resolved = this.resolveAfresh(text);
+    this.resolved.set(text, resolved);
+    return resolved;
+  }
+
+  /**
+   * Queries as concepts, by text: WordNet walks cost milliseconds of this thread per query, and the
+   * same words come back (pages of one search, the same words typed by many). Read-only once made.
+   */
+  private readonly resolved = new LRUCache<string, ResolvedQuery>({ max: 1000 });
+
+  private resolveAfresh(text: string): ResolvedQuery {
     const m = this.d.models;
     return parseQuery(text, { nounLemma: (p) => m.nounLemma(p), isAdjective: (w) => m.isAdjective(w) }, m.colourNames).map((q) => {
       const literals = [...new Set([q.text, q.lemma ?? q.text, q.text.replace(/[\s-]+/g, '')])];
@@ -184,8 +193,9 @@ export class SearchService {
     }
     const shotKeys = [...byShot.values()].map((l) => ({ mediaId: l[0]!.frame.media_id, shotIdx: l[0]!.frame.shot_idx }));
     const times = await this.d.search.shotTimes(shotKeys);
-    const mediaIds = [...new Set(shotKeys.map((k) => k.mediaId))];
-    const durations = new Map((await this.d.media.manyById(mediaIds)).map((m) => [m.id, m.duration ?? 0]));
+    // A media's duration ends a moment only where its shot has no recorded end (not read otherwise).
+    const endless = [...new Set(shotKeys.filter((k) => times.get(`${k.mediaId}:${k.shotIdx}`)?.end == null).map((k) => k.mediaId))];
+    const durations = new Map(endless.length ? (await this.d.media.manyById(endless)).map((m) => [m.id, m.duration ?? 0]) : []);
     const out: Moment[] = [];
     for (const [key, list] of byShot) {
       const mediaId = list[0]!.frame.media_id;
@@ -290,7 +300,7 @@ export class SearchService {
     limit = SEARCH_DEFAULT_LIMIT,
     offset = 0,
   ): Promise<SearchResults> {
-    const libraryIds = await this.ownedLibraryIds(user, [libraryId]);
+    const libraryIds = await this.d.access.libraries(user.id, [libraryId]);
     const moments = await this.moments(libraryIds, type, req, limit + offset);
     const page = moments.slice(offset, offset + limit);
     const medias = await this.medias(page);
@@ -306,7 +316,7 @@ export class SearchService {
     limit = SEARCH_DEFAULT_LIMIT,
     offset = 0,
   ): Promise<MultiSearchResults> {
-    await this.ownedLibraryIds(user, libraryIds);
+    await this.d.access.libraries(user.id, libraryIds);
     const results: MultiSearchResults['results'] = [];
     const all: Moment[] = [];
     for (const id of libraryIds) {

@@ -9,10 +9,10 @@ import {
 import { AppError } from '../errors';
 import type { SegmentRow, TranscriptRepository } from '../repositories/transcript.repository';
 import type { Session } from './account.service';
-import type { LibraryService } from './library.service';
+import type { Access } from './access';
 
 export interface TranscriptDeps {
-  library: Pick<LibraryService, 'owned' | 'ownedMedia'>;
+  access: Access;
   transcripts: TranscriptRepository;
 }
 
@@ -36,8 +36,8 @@ export class TranscriptService {
 
   /** The transcript file (section 3) of a media `userId` owns, with whether they may correct it. */
   async file(userId: string, libraryId: string, mediaId: string): Promise<TranscriptFile> {
-    const lib = await this.d.library.owned(userId, libraryId);
-    const media = await this.d.library.ownedMedia(userId, libraryId, mediaId);
+    const lib = await this.d.access.library(userId, libraryId);
+    const media = await this.d.access.media(userId, libraryId, mediaId);
     return { segments: (await this.d.transcripts.segments(media.id)).map(toLine), editable: !lib.is_read_only && !lib.is_demo };
   }
 
@@ -56,7 +56,7 @@ export class TranscriptService {
   }
 
   async corrections(userId: string, libraryId: string, mediaId: string, segmentId?: string): Promise<TranscriptCorrectionsAnswer> {
-    const media = await this.d.library.ownedMedia(userId, libraryId, mediaId);
+    const media = await this.d.access.media(userId, libraryId, mediaId);
     const rows = await this.d.transcripts.corrections(media.id, segmentId);
     return {
       corrections: rows.map((r): TranscriptCorrection => ({
@@ -76,8 +76,8 @@ export class TranscriptService {
 
   /** The media, when the caller owns it (else 404) in a library that is not read-only (else 403). */
   private async correctable(session: Session, libraryId: string, mediaId: string) {
-    const lib = await this.d.library.owned(session.user.id, libraryId);
-    const media = await this.d.library.ownedMedia(session.user.id, libraryId, mediaId);
+    const lib = await this.d.access.library(session.user.id, libraryId);
+    const media = await this.d.access.media(session.user.id, libraryId, mediaId);
     if (lib.is_read_only || lib.is_demo) throw new AppError('forbidden', MSG_TRANSCRIPT.readOnly);
     return media;
   }

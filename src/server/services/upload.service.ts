@@ -21,6 +21,7 @@ import { AppError, badRequest, forbidden } from '../errors';
 import type { MediaRepository } from '../repositories/media.repository';
 import type { UploadRepository } from '../repositories/upload.repository';
 import type { UserRow } from '../repositories/user.repository';
+import type { Access } from './access';
 import { INGEST_JOB, requireVerified, type LibraryService } from './library.service';
 import { toMedia } from './mediaView';
 import type { JobQueue, StorageQuota } from './ports';
@@ -32,6 +33,7 @@ export const FINISH_LEASE_MS = 15 * 60_000;
 
 export interface UploadDeps {
   library: LibraryService;
+  access: Access;
   media: MediaRepository;
   uploads: UploadRepository;
   blobs: BlobStore;
@@ -73,7 +75,7 @@ export class UploadService {
 
   async start(user: UserRow, libraryId: string, folderId: string, body: UploadStartBody): Promise<UploadStartAnswer> {
     requireVerified(user);
-    const lib = await this.d.library.owned(user.id, libraryId);
+    const lib = await this.d.access.library(user.id, libraryId);
     if (lib.is_read_only || lib.is_demo) throw new AppError('forbidden', MSG_LIB.readOnlyLibrary);
     const folder = await this.d.library.folderOf(libraryId, folderId);
     const filename = String(body.filename ?? '')
@@ -175,7 +177,7 @@ export class UploadService {
   ): Promise<Media> {
     const o = this.unseal(opaqueData);
     if (o.s !== user.id || o.l !== libraryId || o.m !== mediaId) throw forbidden('This upload belongs to another file.');
-    const media = await this.d.library.ownedMediaAny(user.id, libraryId, mediaId);
+    const media = await this.d.access.media(user.id, libraryId, mediaId, { includeEmpty: true });
     const upload = await this.d.uploads.byId(o.u);
     if (!upload || upload.finished_at || media.status !== 'uploading')
       throw new AppError('not_found', 'This upload is unknown or already finished.');

@@ -57,7 +57,9 @@ describe('region colours', () => {
     // a yellow block (the object) in the middle of a blue picture
     const img = await decodeRgb(
       await sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 30, g: 90, b: 220 } } })
-        .composite([{ input: { create: { width: 80, height: 50, channels: 3, background: { r: 250, g: 215, b: 20 } } }, left: 60, top: 25 }])
+        .composite([
+          { input: { create: { width: 80, height: 50, channels: 3, background: { r: 250, g: 215, b: 20 } } }, left: 60, top: 25 },
+        ])
         .png()
         .toBuffer(),
     );
