@@ -334,8 +334,11 @@ export class SearchService {
         return clamp(await this.visual(libraryIds, req));
       case 'transcript':
         return clamp(await this.transcript(libraryIds, req, n));
-      case 'unified':
-        return clamp(this.fuse(await this.visual(libraryIds, req), await this.transcript(libraryIds, req, n)));
+      case 'unified': {
+        // The two lists are independent: read together (on PostgreSQL, on two connections at once).
+        const [seen, said] = await Promise.all([this.visual(libraryIds, req), this.transcript(libraryIds, req, n)]);
+        return clamp(this.fuse(seen, said));
+      }
     }
   }
 

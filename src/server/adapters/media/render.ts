@@ -34,7 +34,8 @@ export class RenderToolError extends Error {
 
 function runFfmpeg(args: string[], duration: number, onProgress?: (f: number) => void, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const p = spawnTool(tools.ffmpeg, ['-hide_banner', '-nostdin', '-y', '-progress', 'pipe:1', '-nostats', ...args], { signal });
+    // nice 5: a render yields the CPU to searches and page loads, but goes before indexing (nice 10).
+    const p = spawnTool(tools.ffmpeg, ['-hide_banner', '-nostdin', '-y', '-progress', 'pipe:1', '-nostats', ...args], { signal, nice: 5 });
     let err = '';
     p.stderr.on('data', (d: Buffer) => {
       err += d.toString();
