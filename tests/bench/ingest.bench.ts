@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { API, type Media } from '../../src/contract';
+import { toolSpawnerPid } from '../../src/server/adapters/process/tools';
 import { startServer } from '../../src/server/main';
 import { client } from '../integration/support/harness';
 import { uploadFile, waitForStatus } from '../integration/support/upload';
@@ -146,10 +147,16 @@ function threadCpu(): Map<string, number> {
   return m;
 }
 
-/** CPU seconds of finished child processes (ffmpeg, pocketsphinx). */
+/**
+ * CPU seconds of finished child processes (ffmpeg, pocketsphinx): ours, and those of the tool
+ * spawner (adapters/process/tools.ts) with its own (relaying their output).
+ */
 function childCpu() {
-  const f = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[13]) + Number(f[14])) / 100;
+  const stat = (pid: number | 'self') => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').map(Number);
+  const own = stat('self');
+  const spawner = toolSpawnerPid();
+  const s = spawner ? stat(spawner) : [];
+  return (own[13]! + own[14]! + (spawner ? s[11]! + s[12]! + s[13]! + s[14]! : 0)) / 100;
 }
 
 /** Words of `hyp` that match the reference in order (longest common subsequence against the narration repeated). */
@@ -166,8 +173,7 @@ function matchedInOrder(hyp: string[], ref: string[]): number {
 /** CPU seconds of this process (all its threads) and of its finished children (ffmpeg, pocketsphinx). */
 function cpuSeconds() {
   const own = process.cpuUsage();
-  const f = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (own.user + own.system) / 1e6 + (Number(f[13]) + Number(f[14])) / 100;
+  return (own.user + own.system) / 1e6 + childCpu();
 }
 
 if (!fs.existsSync(video)) {
@@ -261,7 +267,9 @@ try {
   )
     .flatMap((r) => r.text.toLowerCase().split(/[^a-z']+/))
     .filter(Boolean);
-  const script = NARRATION.toLowerCase().split(/[^a-z']+/).filter(Boolean);
+  const script = NARRATION.toLowerCase()
+    .split(/[^a-z']+/)
+    .filter(Boolean);
   const heard = matchedInOrder(said, Array.from({ length: Math.ceil((said.length * 1.2) / script.length) + 2 }, () => script).flat());
   console.log(
     `  speech: ${said.length} words transcribed, ${heard} of them (${((100 * heard) / Math.max(1, said.length)).toFixed(0)}%) are the narration's words in order`,

@@ -70,6 +70,9 @@ export async function startToolSpawner(): Promise<void> {
   helper = child;
 }
 
+/** The spawner's pid while it runs (benchmarks read the CPU time of the tools it started). */
+export const toolSpawnerPid = (): number | null => helper?.pid ?? null;
+
 /** Stops the helper when its last user stops; its tools still running are killed. */
 export function stopToolSpawner() {
   users = Math.max(0, users - 1);
