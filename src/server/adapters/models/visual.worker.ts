@@ -1,15 +1,10 @@
-// The picture models on their own thread (see visualThread.ts): one batch at a time, in order,
-// because the OCR reader they use follows captions from one frame to the next.
+// The picture models on their own thread (see visualThread.ts).
 import os from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
+import { serveModelThread } from './modelThread';
 import { createVisualAnalyzer, type VisualFeature } from './visual';
-import type { VisualReply, VisualRequest, VisualThreadOptions } from './visualThread';
+import type { VisualThreadInfo, VisualThreadOptions } from './visualThread';
 
-const port = parentPort!;
-const post = (m: VisualReply) => port.postMessage(m);
-const opts = workerData as VisualThreadOptions;
-
-try {
+await serveModelThread<VisualThreadOptions, Uint8Array[]>(async (opts) => {
   // On Linux a thread has its own nice value, and the threads it starts (OCR's) inherit it.
   try {
     os.setPriority(opts.nice ?? 10);
@@ -21,23 +16,9 @@ try {
     skip: opts.skip as VisualFeature[] | undefined,
     corrupt: opts.corrupt,
   });
-  let queue: Promise<void> = Promise.resolve();
-  port.on('message', (m: VisualRequest) => {
-    queue = queue.then(async () => {
-      if (m.type === 'close') {
-        await analyzer.close();
-        post({ type: 'closed' });
-        return;
-      }
-      try {
-        const features = await analyzer.analyze(m.images.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
-        post({ type: 'features', id: m.id, features });
-      } catch (err) {
-        post({ type: 'failed', id: m.id, message: (err as Error).message });
-      }
-    });
-  });
-  post({ type: 'ready', capabilities: analyzer.capabilities, missing: analyzer.missing });
-} catch (err) {
-  post({ type: 'failed', id: -1, message: (err as Error).message });
-}
+  return {
+    info: { capabilities: analyzer.capabilities, missing: analyzer.missing } satisfies VisualThreadInfo,
+    run: (images) => analyzer.analyze(images.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))),
+    close: () => analyzer.close(),
+  };
+});

@@ -1,22 +1,13 @@
 // The picture models on their own thread give the same features as on the calling thread, and
 // the calling thread's event loop stays free while they run (it is the server's: searches wait on it).
 import fs from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { MODELS_DIR } from '../../../../tests/fixtures/modelsDir';
 import { createVisualAnalyzer } from './visual';
 import { VisualThread } from './visualThread';
+import { longestHold } from '../../../../tests/fixtures/eventLoop';
 
 const PHOTOS = ['dog', 'horses', 'giraffe', 'kite', 'person', 'eagle'].map((n) => fs.readFileSync(`/usr/share/darknet/data/${n}.jpg`));
-
-/** The longest the event loop was held (ms) while `work` ran, sampled every 5 ms. */
-async function longestHold(work: () => Promise<unknown>): Promise<number> {
-  const h = monitorEventLoopDelay({ resolution: 5 });
-  h.enable();
-  await work();
-  h.disable();
-  return h.max / 1e6;
-}
 
 describe('VisualThread', () => {
   it('computes what the analyzer computes here, without holding this thread', async () => {

@@ -1,6 +1,6 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execTool, spawnTool, startToolSpawner, stopToolSpawner, type ToolProcess } from './tools';
+import { longestHold } from '../../../../tests/fixtures/eventLoop';
 
 const ended = (p: ToolProcess) => new Promise<number | null>((resolve) => p.on('close', (code: number | null) => resolve(code)));
 const alive = (pid: number) => {
@@ -16,15 +16,6 @@ const waitFor = async (ok: () => boolean, ms = 5000) => {
   while (!ok() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   return ok();
 };
-
-/** The longest the event loop was held (ms) while `work` ran. */
-async function longestHold(work: () => Promise<unknown>) {
-  const h = monitorEventLoopDelay({ resolution: 5 });
-  h.enable();
-  await work();
-  h.disable();
-  return h.max / 1e6;
-}
 
 describe('tools through the spawner', () => {
   beforeAll(() => startToolSpawner());
