@@ -282,7 +282,12 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       log,
       waitMs: config.renderWaitMs,
     });
-    const blobSweep = new BlobSweepService({ blobs, refs: new BlobRefsRepository(database.db), log });
+    const blobSweep = new BlobSweepService({
+      blobs,
+      refs: new BlobRefsRepository(database.db),
+      workDirs: [path.join(config.dataDir, 'work'), path.join(config.dataDir, 'work', 'links')],
+      log,
+    });
     const accounts = new AccountService({
       users,
       codes: new CodeRepository(database.db),

@@ -419,7 +419,19 @@ describe('the orphan-blob sweep', () => {
       for (const f of [path.join(root, 'tmp', 'cut-off.part'), path.join(root, 'incoming', stranger), path.join(root, 'incoming', openId)])
         fs.utimesSync(f, longAgo, longAgo);
 
-      expect(await t.server.blobSweep.sweep()).toEqual({ objects: 3, temp: 2 });
+      // A killed ingest stage's scratch folder, a day old, and one of a stage running now.
+      const work = path.join(t.dataDir, 'work');
+      const cutOff = path.join(work, `${stranger}-keyframes`);
+      const running = path.join(work, `${mediaId}-visual`);
+      for (const d of [cutOff, running, path.join(work, 'links')]) fs.mkdirSync(d, { recursive: true });
+      fs.writeFileSync(path.join(cutOff, '0001.jpg'), 'frame');
+      fs.utimesSync(cutOff, longAgo, longAgo);
+      fs.utimesSync(path.join(work, 'links'), longAgo, longAgo);
+
+      expect(await t.server.blobSweep.sweep()).toEqual({ objects: 3, temp: 2, work: 1 });
+      // (kept.mp4's own stages may come and go in there meanwhile)
+      expect(fs.existsSync(cutOff)).toBe(false);
+      expect(fs.existsSync(running) && fs.existsSync(path.join(work, 'links'))).toBe(true);
       for (const k of [old.referencedOriginal, old.referencedDerived, old.demo, young]) expect(await blobs.exists(k), k).toBe(true);
       for (const k of [old.orphanOriginal, old.orphanDerived, old.orphanRender]) expect(await blobs.exists(k), k).toBe(false);
       expect(fs.readdirSync(path.join(root, 'tmp'))).toEqual([]);

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { BlobStore } from '../adapters/blobs/blobStore';
 import type { BlobRefsRepository } from '../repositories/blobRefs.repository';
 
@@ -21,10 +23,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export class BlobSweepService {
   constructor(
-    private readonly d: { blobs: BlobStore; refs: BlobRefsRepository; now?: () => Date; log?: { info(o: object, msg: string): void } },
+    private readonly d: {
+      blobs: BlobStore;
+      refs: BlobRefsRepository;
+      /** Scratch folders of jobs (ingest stages, link downloads): what a killed job left there goes after the grace period too. */
+      workDirs?: string[];
+      now?: () => Date;
+      log?: { info(o: object, msg: string): void };
+    },
   ) {}
 
-  async sweep(graceMs = BLOB_SWEEP_GRACE_MS): Promise<{ objects: number; temp: number }> {
+  async sweep(graceMs = BLOB_SWEEP_GRACE_MS): Promise<{ objects: number; temp: number; work: number }> {
     const before = new Date((this.d.now?.() ?? new Date()).getTime() - graceMs);
     let objects = 0;
     for (const prefix of ['media/', 'renders/', 'derived/']) {
@@ -51,8 +60,32 @@ export class BlobSweepService {
     }
     const open = await this.d.refs.openUploadIds();
     const temp = await this.d.blobs.sweepTemp(before, (id) => open.has(id));
-    if (objects || temp) this.d.log?.info({ objects, temp }, 'blob sweep removed orphans');
-    return { objects, temp };
+    const work = this.sweepWork(before);
+    if (objects || temp || work) this.d.log?.info({ objects, temp, work }, 'blob sweep removed orphans');
+    return { objects, temp, work };
+  }
+
+  /** Entries of the scratch folders untouched since `before` (the folders themselves, and one inside another, stay). */
+  private sweepWork(before: Date): number {
+    const roots = new Set((this.d.workDirs ?? []).map((d) => path.resolve(d)));
+    let removed = 0;
+    for (const root of roots) {
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(root, { withFileTypes: true });
+      } catch {
+        continue; // not made yet
+      }
+      for (const e of entries) {
+        const full = path.join(root, e.name);
+        if (roots.has(full)) continue;
+        const stat = fs.statSync(full, { throwIfNoEntry: false });
+        if (!stat || stat.mtime >= before) continue;
+        fs.rmSync(full, { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 }
 
