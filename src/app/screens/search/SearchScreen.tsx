@@ -134,9 +134,13 @@ export default function SearchScreen() {
   // week old): say so, and leave the image out of the address.
   const reportedGone = useRef<string | null>(null);
   useEffect(() => {
-    if (queryImage.status !== 'missing' || reportedGone.current === query.image) return;
-    reportedGone.current = query.image;
-    showToast(QUERY_IMAGE_GONE, { tone: 'error', durationMs: TOAST_MS.dragError });
+    if (queryImage.status !== 'missing' || !query.image) return;
+    // Said once per image; taken out of the address until it stays out (a write of the address
+    // racing this one, such as the libraries being filled in, may put it back).
+    if (reportedGone.current !== query.image) {
+      reportedGone.current = query.image;
+      showToast(QUERY_IMAGE_GONE, { tone: 'error', durationMs: TOAST_MS.dragError });
+    }
     update({ image: null });
   }, [queryImage.status, query.image, update]);
   useEffect(() => {
