@@ -201,10 +201,10 @@ describe('merge moments', () => {
       // The last frame shown is the clip's last, or a few frames after it: frame callbacks come late
       // when both cores are busy (6 frames were seen at a load average of 15), so the bound here is
       // loose; the merge benchmark measures the switch on a quiet machine. The next clip starts on
-      // its first frame (the first callback may report it up to 3 frames late for the same reason).
+      // its first frame: one that ran past it while callbacks were late is sought back to it.
       expect(s.lastMediaTime - (final[i]!.end - frame)).toBeGreaterThan(-frame / 2);
       expect(s.lastMediaTime - (final[i]!.end - frame)).toBeLessThan(frame * 8.5);
-      expect(Math.abs(s.firstMediaTime - final[i + 1]!.start)).toBeLessThan(frame * 3.5);
+      expect(Math.abs(s.firstMediaTime - final[i + 1]!.start)).toBeLessThan(frame * 0.75);
       // No blank between them: the last frame stays until the next clip's first is there. These clips
       // are about a second long (the counter's stripes cut a shot every 1.28 s), less than hls.js needs
       // to attach a media on this shared machine; the benchmark holds the gap on 2.5 s clips.

@@ -397,6 +397,11 @@ export class SequencePlayback {
     }
     // The back element shows the next clip's first frame: if the front one has shown its last, swap.
     slot.video.playbackRate = this.rate;
+    if (-left > frame / 2) {
+      // Past it: frame callbacks came late (a busy machine) while it played on. Back to the first frame.
+      this.settleOnStart(slot);
+      return;
+    }
     if (!this.pending) {
       // Early: it waits on the first frame (paused, hidden) for the front element's last frame, so
       // none of the next clip's frames are lost.
@@ -406,6 +411,30 @@ export class SequencePlayback {
       return;
     }
     this.bringIn(slot, mediaTime, displayAt);
+  }
+
+  // The back element ran past its clip's first frame: paused and sought back to it, then held there
+  // (or brought in, when the front one has already shown its last), so no frame is lost or skipped.
+  private settleOnStart(slot: Slot) {
+    const index = slot.clipIndex;
+    const start = this.clips[index]!.beginEndTimestamp.startTime;
+    slot.video.pause();
+    this.unwatch(slot);
+    this.log(`${index} ran past its first frame; back to it`);
+    // Anything since (a seek, a pause, destroy) has stopped the roll: then this is no longer wanted.
+    const settled = () => {
+      if (this.destroyed || !slot.rolling || slot.clipIndex !== index) return;
+      const at = mediaTimeOf(slot.video);
+      if (!this.pending) {
+        slot.held = at;
+        this.log(`held ${index} at ${at.toFixed(2)}`);
+        return;
+      }
+      this.bringIn(slot, at, performance.now());
+      this.startFront();
+    };
+    slot.video.addEventListener('seeked', settled, { once: true });
+    seekMedia(slot.video, start);
   }
 
   // The back element, on the next clip's first frame, comes to the front.
