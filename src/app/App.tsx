@@ -1,4 +1,6 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
+import { queryClient } from './api/queryClient';
 import { router } from './routing/router';
 import { ErrorBoundary } from './shell/ErrorBoundary';
 import { ErrorDialog } from './shell/ErrorDialog';
@@ -7,12 +9,14 @@ import { TooltipProvider } from './ui/Tooltip';
 
 export function App() {
   return (
-    <TooltipProvider delayDuration={300}>
-      <ErrorBoundary>
-        <RouterProvider router={router} />
-      </ErrorBoundary>
-      <Toaster />
-      <ErrorDialog />
-    </TooltipProvider>
+    <QueryClientProvider client={queryClient}>
+      <TooltipProvider delayDuration={300}>
+        <ErrorBoundary>
+          <RouterProvider router={router} />
+        </ErrorBoundary>
+        <Toaster />
+        <ErrorDialog />
+      </TooltipProvider>
+    </QueryClientProvider>
   );
 }

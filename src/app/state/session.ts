@@ -1,6 +1,7 @@
 import { proxy } from 'valtio';
 import type { TokenClaims, User } from '../../contract';
 import type { TokenStore } from '../api/client';
+import { queryClient } from '../api/queryClient';
 import { decodeClaims } from './tokenClaims';
 
 export const TOKEN_STORAGE_KEY = 'clipseek.token';
@@ -43,6 +44,8 @@ export function adoptToken(token: string | null) {
   const sameAccount = claims && session.claims && claims.sub === session.claims.sub;
   session.token = token;
   session.claims = claims;
+  // What the screens fetched was for the account before: none of it may show for another.
+  if (!sameAccount) queryClient.clear();
   if (!token) {
     session.user = null;
     session.status = 'anonymous';

@@ -1,9 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { MEDIA_REFRESH_MS, type FolderResponse, type Media, type MediaSortValue } from '../../../contract';
 import { isApiError } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { libraryApi } from '../../api/instance';
+import { queryClient } from '../../api/queryClient';
 import { playDoneSound } from '../../state/sounds';
 import { uploads } from '../../state/uploads';
 import { finishedIndexing, isActiveStatus, mergeMedia, sortMedia, visibleRange } from './mediaListing';
@@ -15,88 +17,81 @@ export interface LibraryMediaState {
   status: 'loading' | 'ready' | 'error' | 'missing';
   folder: FolderResponse | null;
   error: string | null;
-  /** The folder this state belongs to (null: the root); a state of another folder reads as loading. */
-  of?: string | null;
+}
+
+const folderKey = (libraryId: string, folderId: string | null, sort: MediaSortValue) => ['folder', libraryId, folderId, sort] as const;
+
+/** A folder that is not there (deleted, or a wrong address): not an error to retry or show as one. */
+const isMissing = (e: unknown) => isApiError(e) && (e.code === 'not_found' || e.status === 400);
+
+/** Edits the cached listing of a folder's media in place. */
+function editFiles(key: ReturnType<typeof folderKey>, edit: (files: Media[]) => Media[]) {
+  queryClient.setQueryData<FolderResponse>(key, (f) => (f ? { ...f, files: edit(f.files) } : f));
 }
 
 /**
- * The subfolders and media of a folder of a library (null: its root): loaded, sorted like the
- * server, reloaded when this tab's uploads change, polled every 2 s while anything is in flight, and
- * otherwise the visible media refreshed every 30 s by index range (section 4). A folder that is not
- * there (deleted, or a wrong address) reads as 'missing'.
+ * The subfolders and media of a folder of a library (null: its root), as server state (TanStack
+ * Query): loaded, sorted like the server, reloaded when this tab's uploads change, polled every 2 s
+ * while anything is in flight, and otherwise the visible media refreshed every 30 s by index range
+ * (section 4). A failed refresh keeps what is on screen; a folder that is not there reads as 'missing'.
  */
 export function useLibraryMedia(libraryId: string, folderId: string | null, sort: MediaSortValue) {
-  const [stored, setState] = useState<LibraryMediaState>({ status: 'loading', folder: null, error: null, of: folderId });
-  // What another folder left is not shown while this one loads.
-  const state = useMemo<LibraryMediaState>(
-    () => (stored.of === folderId ? stored : { status: 'loading', folder: null, error: null, of: folderId }),
-    [stored, folderId],
-  );
+  const key = useMemo(() => folderKey(libraryId, folderId, sort), [libraryId, folderId, sort]);
   const { version, items } = useSnapshot(uploads);
   const visible = useRef(new Set<string>());
-  const latest = useRef(state);
-  useEffect(() => {
-    latest.current = state;
-  }, [state]);
-
-  const reload = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        const folder = await libraryApi.folder(libraryId, folderId ?? undefined, sort, signal);
-        if (signal?.aborted) return;
-        const before = latest.current;
-        if (before.of === folderId && before.folder && finishedIndexing(before.folder.files, folder.files)) playDoneSound('indexed');
-        setState({ status: 'ready', folder, error: null, of: folderId });
-      } catch (e) {
-        if (signal?.aborted) return;
-        if (isApiError(e) && (e.code === 'not_found' || e.status === 400))
-          return setState({ status: 'missing', folder: null, error: errorMessage(e), of: folderId });
-        // A failed background refresh keeps what is on screen; only a first load shows the error.
-        setState((s) => (s.folder && s.of === folderId ? s : { status: 'error', folder: null, error: errorMessage(e), of: folderId }));
-      }
-    },
-    [libraryId, folderId, sort],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void reload(controller.signal);
-    return () => controller.abort();
-  }, [reload, version]);
-
-  const files = useMemo(() => (state.folder ? sortMedia(state.folder.files, sort) : []), [state.folder, sort]);
   const uploadingHere = items.some((i) => i.destination.libraryId === libraryId && (i.status === 'queued' || i.status === 'uploading'));
+
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => {
+      const folder = await libraryApi.folder(libraryId, folderId ?? undefined, sort, signal);
+      const before = queryClient.getQueryData<FolderResponse>(key);
+      if (before && finishedIndexing(before.files, folder.files)) playDoneSound('indexed');
+      return folder;
+    },
+    retry: (failures, e) => !isMissing(e) && failures < 2,
+    // While anything is in flight the whole folder is asked again every 2 s (the 30 s refresh of
+    // the visible media, below, is by range).
+    refetchInterval: (q) => (uploadingHere || q.state.data?.files.some((m) => isActiveStatus(m.status)) ? ACTIVE_POLL_MS : false),
+  });
+  const folder = query.data ?? null;
+
+  // This tab's uploads changed (one added, finished or failed): the listing is asked again.
+  const firstVersion = useRef(version);
+  useEffect(() => {
+    if (version !== firstVersion.current) void queryClient.invalidateQueries({ queryKey: key });
+  }, [version, key]);
+
+  const files = useMemo(() => (folder ? sortMedia(folder.files, sort) : []), [folder, sort]);
   const active = uploadingHere || files.some((m) => isActiveStatus(m.status));
+  const loaded = folder !== null;
 
   useEffect(() => {
-    if (state.status !== 'ready') return;
-    const timer = setInterval(
-      () => {
-        if (document.visibilityState === 'hidden') return;
-        if (active) return void reload();
-        const current = latest.current.folder;
-        if (!current) return;
-        const ordered = sortMedia(current.files, sort);
-        const range = visibleRange(ordered, visible.current);
-        if (!range) return;
-        libraryApi
-          .mediaRange(libraryId, { folderId: current.folder._id, sort, ...range })
-          .then((fresh) => setState((s) => (s.folder ? { ...s, folder: { ...s.folder, files: mergeMedia(s.folder.files, fresh) } } : s)))
-          .catch(() => undefined);
-      },
-      active ? ACTIVE_POLL_MS : MEDIA_REFRESH_MS,
-    );
+    if (!loaded || active) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'hidden') return;
+      const current = queryClient.getQueryData<FolderResponse>(key);
+      if (!current) return;
+      const range = visibleRange(sortMedia(current.files, sort), visible.current);
+      if (!range) return;
+      libraryApi
+        .mediaRange(libraryId, { folderId: current.folder._id, sort, ...range })
+        .then((fresh) => editFiles(key, (files) => mergeMedia(files, fresh)))
+        .catch(() => undefined);
+    }, MEDIA_REFRESH_MS);
     return () => clearInterval(timer);
-  }, [active, state.status, reload, libraryId, sort]);
+  }, [active, loaded, key, libraryId, sort]);
 
+  const reload = useCallback(() => queryClient.invalidateQueries({ queryKey: key }), [key]);
   /** Puts an updated media (after rename, retry) in place without a reload. */
-  const replace = useCallback((media: Media) => {
-    setState((s) => (s.folder ? { ...s, folder: { ...s.folder, files: mergeMedia(s.folder.files, [media]) } } : s));
-  }, []);
-  const remove = useCallback((ids: string[]) => {
-    const gone = new Set(ids);
-    setState((s) => (s.folder ? { ...s, folder: { ...s.folder, files: s.folder.files.filter((m) => !gone.has(m._id)) } } : s));
-  }, []);
+  const replace = useCallback((media: Media) => editFiles(key, (files) => mergeMedia(files, [media])), [key]);
+  const remove = useCallback(
+    (ids: string[]) => {
+      const gone = new Set(ids);
+      editFiles(key, (files) => files.filter((m) => !gone.has(m._id)));
+    },
+    [key],
+  );
 
   /** Media cards and rows report whether they are on screen, for the 30 s range refresh. */
   const setVisible = useCallback((id: string, isVisible: boolean) => {
@@ -104,6 +99,13 @@ export function useLibraryMedia(libraryId: string, folderId: string | null, sort
     else visible.current.delete(id);
   }, []);
 
+  const state: LibraryMediaState = folder
+    ? { status: 'ready', folder, error: null }
+    : query.isError
+      ? isMissing(query.error)
+        ? { status: 'missing', folder: null, error: errorMessage(query.error) }
+        : { status: 'error', folder: null, error: errorMessage(query.error) }
+      : { status: 'loading', folder: null, error: null };
   return { ...state, files, active, reload, replace, remove, setVisible };
 }
 
