@@ -22,7 +22,7 @@ describe('thumbnail queue', () => {
   afterEach(() => vi.useRealTimers());
 
   it('runs at most 3 jobs at once, starting them 50 ms apart', async () => {
-    const q = new ThumbnailQueue({ now: () => Date.now() });
+    const q = new ThumbnailQueue();
     const { started, finish, job } = jobs();
     const results = ['a', 'b', 'c', 'd'].map((n) => q.enqueue(job(n)));
     expect(started.map((s) => s.name)).toEqual(['a']);
@@ -47,7 +47,7 @@ describe('thumbnail queue', () => {
   });
 
   it('keeps the gap after a slot frees up quickly', async () => {
-    const q = new ThumbnailQueue({ now: () => Date.now(), concurrency: 1 });
+    const q = new ThumbnailQueue({ concurrency: 1 });
     const { started, finish, job } = jobs();
     void q.enqueue(job('a'));
     const b = q.enqueue(job('b'));
@@ -64,7 +64,7 @@ describe('thumbnail queue', () => {
   });
 
   it('drops a job aborted before it starts, without running it', async () => {
-    const q = new ThumbnailQueue({ now: () => Date.now() });
+    const q = new ThumbnailQueue();
     const { started, finish, job } = jobs();
     void q.enqueue(job('a'));
     const controller = new AbortController();
@@ -82,7 +82,7 @@ describe('thumbnail queue', () => {
   });
 
   it('passes a started job its signal, and a failing job rejects only its own promise', async () => {
-    const q = new ThumbnailQueue({ now: () => Date.now() });
+    const q = new ThumbnailQueue();
     const controller = new AbortController();
     let seen: AbortSignal | undefined;
     const a = q.enqueue((signal) => {
@@ -96,7 +96,7 @@ describe('thumbnail queue', () => {
   });
 
   it('dispose rejects waiting jobs and starts nothing more', async () => {
-    const q = new ThumbnailQueue({ now: () => Date.now() });
+    const q = new ThumbnailQueue();
     const { started, job } = jobs();
     void q.enqueue(job('a'));
     const b = q.enqueue(job('b'));

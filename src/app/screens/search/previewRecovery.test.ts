@@ -94,23 +94,27 @@ describe('circuit breaker', () => {
 });
 
 describe('preview load queue', () => {
-  it('runs at most 5 loads at once, in order, and frees slots on release or cancel', () => {
+  it('runs at most 5 loads at once, in order, and frees slots on release or cancel', async () => {
     const q = new LoadQueue(5);
     const started: number[] = [];
     const releases: Array<() => void> = [];
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
     const cancels = Array.from({ length: 8 }, (_, i) =>
       q.enqueue((release) => {
         started.push(i);
         releases.push(release);
       }),
     );
+    await settle();
     expect(started).toEqual([0, 1, 2, 3, 4]);
     expect(q.pending).toBe(3);
     cancels[5]!(); // cancelled while waiting: never starts
     releases[0]!();
     releases[0]!(); // releasing twice frees one slot only
+    await settle();
     expect(started).toEqual([0, 1, 2, 3, 4, 6]);
     cancels[1]!(); // cancelling a running load frees its slot
+    await settle();
     expect(started).toEqual([0, 1, 2, 3, 4, 6, 7]);
     expect(q.active).toBe(5);
     expect(q.pending).toBe(0);

@@ -1,3 +1,4 @@
+import PQueue from 'p-queue';
 import { MOMENT_PREVIEW } from '../../../contract';
 
 /**
@@ -134,51 +135,29 @@ export class CircuitBreaker {
 }
 
 /**
- * At most `concurrency` previews load at once; the rest wait their turn in order. A task gets a
- * `release` to call when its load is over (played or failed); a waiting task can be cancelled.
+ * At most `concurrency` previews load at once (p-queue); the rest wait their turn in order. A task
+ * gets a `release` to call when its load is over (played or failed); the returned cancel drops a
+ * waiting task, or releases a running one's slot.
  */
 export class LoadQueue {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly queue: PQueue;
 
-  constructor(private readonly concurrency: number = MOMENT_PREVIEW.queueConcurrency) {}
-
-  /** Queues `start`; returns a cancel that drops it if it has not started (or releases its slot if it has). */
-  enqueue(start: (release: () => void) => void): () => void {
-    let done = false;
-    let started = false;
-    const release = () => {
-      if (done) return;
-      done = true;
-      if (started) {
-        this.running--;
-        this.pump();
-      }
-    };
-    const task = () => {
-      started = true;
-      this.running++;
-      start(release);
-    };
-    this.waiting.push(task);
-    this.pump();
-    return () => {
-      if (!started) {
-        done = true;
-        const i = this.waiting.indexOf(task);
-        if (i >= 0) this.waiting.splice(i, 1);
-      } else release();
-    };
+  constructor(concurrency: number = MOMENT_PREVIEW.queueConcurrency) {
+    this.queue = new PQueue({ concurrency });
   }
 
-  private pump() {
-    while (this.running < this.concurrency && this.waiting.length) this.waiting.shift()!();
+  enqueue(start: (release: () => void) => void): () => void {
+    const waiting = new AbortController();
+    let release: (() => void) | null = null;
+    const load = () => new Promise<void>((done) => start((release = done)));
+    this.queue.add(load, { signal: waiting.signal }).catch(() => undefined);
+    return () => (release ? release() : waiting.abort());
   }
 
   get active() {
-    return this.running;
+    return this.queue.pending;
   }
   get pending() {
-    return this.waiting.length;
+    return this.queue.size;
   }
 }
