@@ -1,19 +1,12 @@
+import { decodeJwt } from 'jose';
 import type { TokenClaims } from '../../contract';
 
-/** Reads the claims of a JWT without verifying it: the server verifies, the app only needs exp and impersonatedBy. */
+/** Reads the claims of a JWT without verifying it (jose): the server verifies, the app only needs exp and impersonatedBy. */
 export function decodeClaims(token: string | null | undefined): TokenClaims | null {
   if (!token) return null;
-  const part = token.split('.')[1];
-  if (!part) return null;
   try {
-    const base64 = part
-      .replace(/-/g, '+')
-      .replace(/_/g, '/')
-      .padEnd(Math.ceil(part.length / 4) * 4, '=');
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const claims = JSON.parse(new TextDecoder().decode(bytes)) as Partial<TokenClaims>;
-    if (typeof claims.exp !== 'number') return null;
-    return claims as TokenClaims;
+    const claims = decodeJwt<Partial<TokenClaims>>(token);
+    return typeof claims.exp === 'number' ? (claims as TokenClaims) : null;
   } catch {
     return null;
   }
