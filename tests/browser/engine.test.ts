@@ -4,8 +4,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from '../e2e/harness';
 import { openPage, servePages, type PageServer } from './harness';
-import type { SyntheticThumbnails } from '../../src/engine/testing/SyntheticThumbnails';
-import type { TestTimeline } from '../../src/engine/testing/TestTimeline';
+import type { SyntheticThumbnails } from './drivers/SyntheticThumbnails';
+import type { TestTimeline } from './drivers/TestTimeline';
 import type { MomentRange, TimelineMedia } from '../../src/engine/TimelineEngine';
 
 // The timeline engine in real Chromium (WebGL through SwiftShader), driven through TestTimeline on

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from '../e2e/harness';
 import { openPage, servePages, type PageServer } from './harness';
-import type { TestSequence } from '../../src/engine/testing/TestSequence';
+import type { TestSequence } from './drivers/TestSequence';
 
 // The clip editor's sequence mode (src/engine/sequence) in real Chromium, driven through
 // TestSequence on tests/browser/pages/engine/index.html with pointer and key events.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TIMELINE } from '../../contract';
-import { plainHost } from '../testing/PlainHost';
+import { plainHost } from '../../../tests/browser/drivers/PlainHost';
 import { PointerInput, type PointerHost } from './PointerInput';
 import type { EngineState, MomentRange } from './types';
 

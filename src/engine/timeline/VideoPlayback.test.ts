@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeVideo } from '../testing/FakeVideo';
-import { plainHost } from '../testing/PlainHost';
+import { FakeVideo } from '../../../tests/browser/drivers/FakeVideo';
+import { plainHost } from '../../../tests/browser/drivers/PlainHost';
 import type { EngineState } from './types';
 import { EMULATED_TICK_MS, VideoPlayback } from './VideoPlayback';
 

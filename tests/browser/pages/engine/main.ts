@@ -1,10 +1,10 @@
 // The engine test page: puts the TestTimeline helper, the fakes and the zoom benchmark on window
 // for tests/browser/engine.test.ts and tests/bench/timeline.bench.ts to drive.
 import * as kernels from '../../../../src/engine/kernels';
-import { FakeVideo } from '../../../../src/engine/testing/FakeVideo';
-import { SyntheticThumbnails } from '../../../../src/engine/testing/SyntheticThumbnails';
-import { TestSequence, testClip } from '../../../../src/engine/testing/TestSequence';
-import { TestTimeline } from '../../../../src/engine/testing/TestTimeline';
+import { FakeVideo } from '../../drivers/FakeVideo';
+import { SyntheticThumbnails } from '../../drivers/SyntheticThumbnails';
+import { TestSequence, testClip } from '../../drivers/TestSequence';
+import { TestTimeline } from '../../drivers/TestTimeline';
 import { ThumbnailError } from '../../../../src/engine/thumbnailSource';
 import { runZoomBench } from './zoomBench';
 

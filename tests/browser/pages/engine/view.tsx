@@ -4,8 +4,8 @@ import { createRoot, type Root } from 'react-dom/client';
 import '../../../../src/app/styles/global.css';
 import '../../../../src/app/ui/ui.css';
 import { TimelineView } from '../../../../src/app/timeline/TimelineView';
-import { FakeVideo } from '../../../../src/engine/testing/FakeVideo';
-import { SyntheticThumbnails } from '../../../../src/engine/testing/SyntheticThumbnails';
+import { FakeVideo } from '../../drivers/FakeVideo';
+import { SyntheticThumbnails } from '../../drivers/SyntheticThumbnails';
 import type { MomentRange, TimelineEngine } from '../../../../src/engine/TimelineEngine';
 
 const media = { duration: 7200, frameRate: 30, width: 1280, height: 720 };

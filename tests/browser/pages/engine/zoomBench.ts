@@ -1,7 +1,7 @@
 import type { FrameStats } from '../../../../src/engine/TimelineEngine';
 import { WHEEL_NOTCH_PX, ZOOM_PER_NOTCH } from '../../../../src/engine/kernels';
-import { SyntheticThumbnails } from '../../../../src/engine/testing/SyntheticThumbnails';
-import { TestTimeline } from '../../../../src/engine/testing/TestTimeline';
+import { SyntheticThumbnails } from '../../drivers/SyntheticThumbnails';
+import { TestTimeline } from '../../drivers/TestTimeline';
 
 export interface ZoomBenchResult {
   frames: FrameStats[];

@@ -3,7 +3,7 @@
 import type { SequenceClip } from '../../../../src/engine/sequence/sequenceModel';
 import { locate, preloadTime, sequenceDuration } from '../../../../src/engine/sequence/sequenceModel';
 import { SequencePlayback, type SwitchRecord } from '../../../../src/app/screens/merge/sequencePlayback';
-import { TestSequence, testClip } from '../../../../src/engine/testing/TestSequence';
+import { TestSequence, testClip } from '../../drivers/TestSequence';
 import { buildCompilationPreview } from '../../../../src/workers/compile/compileClient';
 
 export interface BenchClip {

@@ -5,10 +5,10 @@
  * target; timeouts, intervals and animation frames; ResizeObservers; video-frame callbacks.
  * Framework-free; the engine test page puts it on window.
  */
-import { TIMELINE } from '../../contract';
-import { wheelIntent } from '../kernels';
-import type { ThumbnailSource } from '../thumbnailSource';
-import { TimelineEngine, type FrameStats, type MomentRange, type TimelineMedia } from '../TimelineEngine';
+import { TIMELINE } from '../../../src/contract';
+import { wheelIntent } from '../../../src/engine/kernels';
+import type { ThumbnailSource } from '../../../src/engine/thumbnailSource';
+import { TimelineEngine, type FrameStats, type MomentRange, type TimelineMedia } from '../../../src/engine/TimelineEngine';
 import { FakeVideo } from './FakeVideo';
 
 type Key = string;

@@ -3,9 +3,9 @@
  * browser page with pointer and key events, records what it asks of the player (seeks, shuttle
  * rates, preloads with the playback time they fired at) and counts what it leaves behind.
  */
-import { TIMELINE } from '../../contract';
-import { SequenceEngine } from '../sequence/SequenceEngine';
-import { clipStarts, type SequenceClip } from '../sequence/sequenceModel';
+import { TIMELINE } from '../../../src/contract';
+import { SequenceEngine } from '../../../src/engine/sequence/SequenceEngine';
+import { clipStarts, type SequenceClip } from '../../../src/engine/sequence/sequenceModel';
 import { ListenerWatch, ObserverWatch, TimerWatch } from './TestTimeline';
 
 export interface TestSequenceOptions {

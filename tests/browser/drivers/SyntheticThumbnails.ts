@@ -1,5 +1,5 @@
-import { ThumbnailError, type ThumbnailRequest, type ThumbnailSource } from '../thumbnailSource';
-import { formatTimecode } from '../kernels';
+import { ThumbnailError, type ThumbnailRequest, type ThumbnailSource } from '../../../src/engine/thumbnailSource';
+import { formatTimecode } from '../../../src/engine/kernels';
 
 export interface SyntheticThumbnailOptions {
   /** Milliseconds before each picture (0: next microtask). */

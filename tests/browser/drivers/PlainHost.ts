@@ -1,5 +1,5 @@
-import { Teardown } from '../Teardown';
-import { initialEngineState, type EngineState, type TimelineHost } from '../timeline/types';
+import { Teardown } from '../../../src/engine/Teardown';
+import { initialEngineState, type EngineState, type TimelineHost } from '../../../src/engine/timeline/types';
 
 /**
  * The host a timeline part (pointer input, video playback) gets from the engine, on a plain state
