@@ -3,21 +3,11 @@ import { describeFolderContents, type Folder } from '../../../contract';
 import { IconButton } from '../../ui/Button';
 import { IconFolder, IconMore, IconPencil, IconTrash } from '../../ui/icons';
 import { Menu, MenuItem, MenuSeparator } from '../../ui/Menu';
+import { useLibraryPage } from './LibraryContext';
 
 /** The open folder's subfolders, oldest first as the server sorts them (section 4), beside its files. */
-export function FolderList({
-  folders,
-  hrefOf,
-  readOnlyReason,
-  onRename,
-  onDelete,
-}: {
-  folders: readonly Folder[];
-  hrefOf: (folder: Folder) => To;
-  readOnlyReason: string | null;
-  onRename: (folder: Folder) => void;
-  onDelete: (folder: Folder) => void;
-}) {
+export function FolderList({ folders, hrefOf }: { folders: readonly Folder[]; hrefOf: (folder: Folder) => To }) {
+  const { actions } = useLibraryPage();
   return (
     <ul className="folder-list" aria-label="Folders">
       {folders.map((f) => (
@@ -41,22 +31,11 @@ export function FolderList({
               </IconButton>
             }
           >
-            <MenuItem
-              icon={<IconPencil size={16} />}
-              onSelect={() => onRename(f)}
-              disabled={Boolean(readOnlyReason)}
-              hint={readOnlyReason ?? undefined}
-            >
+            <MenuItem icon={<IconPencil size={16} />} {...actions.menuItem('renameFolder', f)}>
               Rename
             </MenuItem>
             <MenuSeparator />
-            <MenuItem
-              icon={<IconTrash size={16} />}
-              tone="danger"
-              onSelect={() => onDelete(f)}
-              disabled={Boolean(readOnlyReason)}
-              hint={readOnlyReason ?? undefined}
-            >
+            <MenuItem icon={<IconTrash size={16} />} tone="danger" {...actions.menuItem('deleteFolder', f)}>
               Delete
             </MenuItem>
           </Menu>

@@ -1,26 +1,23 @@
 import { createContext, useContext } from 'react';
-import type { Library, Media } from '../../../contract';
+import type { Snapshot } from 'valtio';
+import type { Library } from '../../../contract';
+import type { LibraryActionRunner } from './libraryActions';
+import type { LibraryStore } from './libraryStore';
 
-/** What every card, row and menu of a library page needs: the library, its rules and the actions. */
-export interface LibraryActions {
+/** What every part of a library page needs: the library, its UI store (and this render's snapshot) and the actions. */
+export interface LibraryPage {
   library: Library;
-  /** Why media cannot be changed here (read-only library), or null. */
-  readOnlyReason: string | null;
+  store: LibraryStore;
+  ui: Snapshot<LibraryStore>;
+  actions: LibraryActionRunner;
   autoplay: boolean;
-  selected: ReadonlySet<string>;
-  toggleSelected: (id: string) => void;
-  open: (media: Media) => void;
-  rename: (media: Media) => void;
-  remove: (media: Media) => void;
-  retry: (media: Media) => void;
-  download: (media: Media) => void;
   observe: (el: HTMLElement | null) => void;
 }
 
-export const LibraryContext = createContext<LibraryActions | null>(null);
+export const LibraryContext = createContext<LibraryPage | null>(null);
 
-export function useLibraryActions(): LibraryActions {
+export function useLibraryPage(): LibraryPage {
   const ctx = useContext(LibraryContext);
-  if (!ctx) throw new Error('useLibraryActions outside a library page');
+  if (!ctx) throw new Error('useLibraryPage outside a library page');
   return ctx;
 }

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { MSG_MEDIA, type Media } from '../../../contract';
 import { CheckboxControl } from '../../ui/Checkbox';
-import { useLibraryActions } from './LibraryContext';
-import { canOpen, MediaMenu } from './MediaMenu';
+import { useLibraryPage } from './LibraryContext';
+import { toggleSelected } from './libraryStore';
+import { MediaMenu } from './MediaMenu';
 import { isFailedStatus, formatMediaSize } from './mediaListing';
 import { MediaStatusView } from './MediaStatus';
 import { MediaThumb } from './MediaThumb';
@@ -23,19 +24,20 @@ export function MediaGrid({ files }: { files: Media[] }) {
 }
 
 function MediaCard({ media }: { media: Media }) {
-  const a = useLibraryActions();
+  const { ui, store, actions, observe, autoplay } = useLibraryPage();
   const [hover, setHover] = useState(false);
-  const selected = a.selected.has(media._id);
-  const selecting = a.selected.size > 0;
+  const selected = ui.selected.has(media._id);
+  const selecting = ui.selected.size > 0;
+  const openable = actions.canRun('openMedia', media) === null;
   const failed = isFailedStatus(media.status);
   const activate = () => {
     // While a selection is being made, a click adds to it instead of opening.
-    if (selecting) a.toggleSelected(media._id);
-    else if (canOpen(media)) a.open(media);
+    if (selecting) toggleSelected(store, media._id);
+    else actions.run('openMedia', media);
   };
   return (
     <li
-      ref={a.observe}
+      ref={observe}
       data-media-id={media._id}
       className={`media-card${selected ? ' media-card--selected' : ''}${selecting ? ' media-card--selecting' : ''}`}
       onMouseEnter={() => setHover(true)}
@@ -47,14 +49,14 @@ function MediaCard({ media }: { media: Media }) {
           className="media-card__open"
           onClick={activate}
           aria-label={selecting ? `Select ${media.metadata.name}` : `Open ${media.metadata.name}`}
-          disabled={!selecting && !canOpen(media)}
+          disabled={!selecting && !openable}
         >
-          <MediaThumb media={media} playing={a.autoplay && hover} />
+          <MediaThumb media={media} playing={autoplay && hover} />
         </button>
         <CheckboxControl
           className="media-card__check"
           checked={selected}
-          onCheckedChange={() => a.toggleSelected(media._id)}
+          onCheckedChange={() => toggleSelected(store, media._id)}
           label={`Select ${media.metadata.name}`}
         />
         {media.metadata.video.duration > 0 && <span className="media-card__duration">{formatDuration(media.metadata.video.duration)}</span>}
@@ -74,7 +76,7 @@ function MediaCard({ media }: { media: Media }) {
         <div className="media-card__text">
           {/* The name opens the media as its picture does (the picture's button is the keyboard's way in). */}
           <span
-            className={`media-card__title${canOpen(media) || selecting ? ' media-card__title--link' : ''}`}
+            className={`media-card__title${openable || selecting ? ' media-card__title--link' : ''}`}
             title={media.metadata.name}
             onClick={activate}
           >

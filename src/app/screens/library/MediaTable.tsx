@@ -9,9 +9,10 @@ import {
 } from '../../../contract';
 import { CheckboxControl } from '../../ui/Checkbox';
 import { IconExternal } from '../../ui/icons';
-import { useLibraryActions } from './LibraryContext';
+import { useLibraryPage } from './LibraryContext';
+import { toggleSelected } from './libraryStore';
 import { formatDate } from './MediaGrid';
-import { canOpen, MediaMenu } from './MediaMenu';
+import { MediaMenu } from './MediaMenu';
 import { isFailedStatus, originLabel, parseSort, formatMediaSize } from './mediaListing';
 import { MediaStatusView } from './MediaStatus';
 import { MediaThumb } from './MediaThumb';
@@ -73,32 +74,30 @@ function Cell({ column, media }: { column: MediaTableColumn; media: Media }) {
 }
 
 function FilenameCell({ media }: { media: Media }) {
-  const a = useLibraryActions();
+  const { ui, store, actions } = useLibraryPage();
   const failed = isFailedStatus(media.status);
+  const openable = actions.canRun('openMedia', media) === null;
+  const open = () => actions.run('openMedia', media);
   return (
     <div className="media-row__file">
       <CheckboxControl
-        checked={a.selected.has(media._id)}
-        onCheckedChange={() => a.toggleSelected(media._id)}
+        checked={ui.selected.has(media._id)}
+        onCheckedChange={() => toggleSelected(store, media._id)}
         label={`Select ${media.metadata.name}`}
       />
       <button
         type="button"
         className="media-row__thumb"
-        onClick={() => a.open(media)}
-        disabled={!canOpen(media)}
+        onClick={open}
+        disabled={!openable}
         aria-label={`Open ${media.metadata.name}`}
-        tabIndex={canOpen(media) ? 0 : -1}
+        tabIndex={openable ? 0 : -1}
       >
         <MediaThumb media={media} />
       </button>
       <div className="media-row__names">
         {/* The name opens the media as its picture does (the picture's button is the keyboard's way in). */}
-        <span
-          className={`media-row__name${canOpen(media) ? ' media-row__name--link' : ''}`}
-          title={media.metadata.name}
-          onClick={() => canOpen(media) && a.open(media)}
-        >
+        <span className={`media-row__name${openable ? ' media-row__name--link' : ''}`} title={media.metadata.name} onClick={open}>
           {media.metadata.name}
         </span>
         <span className="media-row__filename" title={failed ? MSG_MEDIA.erroredOverlay : media.metadata.filename}>
@@ -121,12 +120,12 @@ export function MediaTable({
   sort: MediaSortValue;
   onSort: (sort: MediaSortValue) => void;
 }) {
-  const a = useLibraryActions();
+  const { ui, store, observe } = useLibraryPage();
   const current = parseSort(sort);
-  const all = files.length > 0 && files.every((m) => a.selected.has(m._id));
-  const some = files.some((m) => a.selected.has(m._id));
+  const all = files.length > 0 && files.every((m) => ui.selected.has(m._id));
+  const some = files.some((m) => ui.selected.has(m._id));
   const toggleAll = () => {
-    for (const m of files) if (a.selected.has(m._id) === all) a.toggleSelected(m._id);
+    for (const m of files) if (ui.selected.has(m._id) === all) toggleSelected(store, m._id);
   };
   return (
     <div className="media-table__wrap">
@@ -183,9 +182,9 @@ export function MediaTable({
           {files.map((m) => (
             <tr
               key={m._id}
-              ref={a.observe}
+              ref={observe}
               data-media-id={m._id}
-              className={`media-row${a.selected.has(m._id) ? ' media-row--selected' : ''}`}
+              className={`media-row${ui.selected.has(m._id) ? ' media-row--selected' : ''}`}
               style={{ height: MEDIA_TABLE_ROW_HEIGHT }}
             >
               {columns.map((c) => (

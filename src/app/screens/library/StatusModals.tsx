@@ -13,7 +13,8 @@ import { IconRefresh, IconTrash } from '../../ui/icons';
 import { ProgressBar } from '../../ui/ProgressBar';
 import { ReasonTooltip } from '../../ui/Tooltip';
 import { ServerFeaturesNotice } from './FeaturesOff';
-import { useLibraryActions } from './LibraryContext';
+import { useLibraryPage } from './LibraryContext';
+import { readOnlyReason } from './libraryActions';
 import { statusLabel } from './MediaStatus';
 import { formatBytes, formatEta } from '../../ui/format';
 
@@ -66,7 +67,7 @@ function List({ children, empty }: { children: ReactNode[]; empty: string }) {
 
 /** Processing Videos: Uploading, Indexing, Queued for upload, Queued for indexing (section 2). */
 export function ProcessingModal({ groups, onClose, onChanged }: { groups: StatusGroups; onClose: () => void; onChanged: () => void }) {
-  const { library } = useLibraryActions();
+  const { library } = useLibraryPage();
   const { processingListModalActiveKeys } = useSnapshot(preferences);
   const [clearing, setClearing] = useState(false);
   const anyUploads = groups.uploading.length + groups.queuedUploads.length + groups.strandedUploads.length > 0;
@@ -190,20 +191,10 @@ export function ProcessingModal({ groups, onClose, onChanged }: { groups: Status
 }
 
 /** Failed Videos: Failed Uploads (with rejected files) and Failed Indexing, with retry and delete actions. */
-export function FailedModal({
-  groups,
-  onClose,
-  onChanged,
-  retryAll,
-  retryAllLocked,
-}: {
-  groups: StatusGroups;
-  onClose: () => void;
-  onChanged: () => void;
-  retryAll: () => void;
-  retryAllLocked: boolean;
-}) {
-  const a = useLibraryActions();
+export function FailedModal({ groups, onClose, onChanged }: { groups: StatusGroups; onClose: () => void; onChanged: () => void }) {
+  const { library, actions } = useLibraryPage();
+  const readOnly = readOnlyReason(library);
+  const retryAllReason = actions.canRun('retryAllFailed');
   const { failedListModalActiveKeys } = useSnapshot(preferences);
   const [deleting, setDeleting] = useState(false);
   const retryable = groups.failedIndexing.filter((m) => m.status === 'errored' || m.status === 'failed');
@@ -211,7 +202,7 @@ export function FailedModal({
   const deleteErrored = async () => {
     setDeleting(true);
     try {
-      const { deleted, freedBytes } = await libraryApi.deleteErrored(a.library._id);
+      const { deleted, freedBytes } = await libraryApi.deleteErrored(library._id);
       showToast(MSG_MEDIA.bulkDeleted(deleted, formatBytes(freedBytes)), { tone: 'success', durationMs: TOAST_MS.bulkDelete });
     } catch {
       showToast(MSG_MEDIA.bulkDeleteFailed(groups.failedIndexing.length), { tone: 'error', durationMs: TOAST_MS.bulkDelete });
@@ -256,18 +247,18 @@ export function FailedModal({
           {groups.failedIndexing.map((m) => (
             <Row key={m._id} title={m.metadata.name} detail={`${statusLabel(m.status)}${m.error?.message ? `: ${m.error.message}` : ''}`}>
               {(m.status === 'errored' || m.status === 'failed') && (
-                <ReasonTooltip reason={a.readOnlyReason}>
-                  <Button size="sm" variant="ghost" disabled={Boolean(a.readOnlyReason)} onClick={() => a.retry(m)}>
+                <ReasonTooltip reason={actions.canRun('retry', m)}>
+                  <Button size="sm" variant="ghost" disabled={actions.canRun('retry', m) !== null} onClick={() => actions.run('retry', m)}>
                     <IconRefresh size={14} /> Retry
                   </Button>
                 </ReasonTooltip>
               )}
-              <ReasonTooltip reason={a.readOnlyReason}>
+              <ReasonTooltip reason={actions.canRun('deleteMedia', m)}>
                 <Button
                   size="sm"
                   variant="ghost"
-                  disabled={Boolean(a.readOnlyReason)}
-                  onClick={() => a.remove(m)}
+                  disabled={actions.canRun('deleteMedia', m) !== null}
+                  onClick={() => actions.run('deleteMedia', m)}
                   aria-label={`Delete ${m.metadata.name}`}
                 >
                   <IconTrash size={14} />
@@ -289,15 +280,15 @@ export function FailedModal({
       footer={
         <>
           {groups.failedIndexing.length > 0 && (
-            <ReasonTooltip reason={a.readOnlyReason}>
-              <Button variant="secondary" busy={deleting} disabled={Boolean(a.readOnlyReason)} onClick={() => void deleteErrored()}>
+            <ReasonTooltip reason={readOnly}>
+              <Button variant="secondary" busy={deleting} disabled={Boolean(readOnly)} onClick={() => void deleteErrored()}>
                 <IconTrash size={16} /> Delete failed
               </Button>
             </ReasonTooltip>
           )}
           {retryable.length > 0 && (
-            <ReasonTooltip reason={a.readOnlyReason ?? (retryAllLocked ? 'Retry started. You can retry again in a few seconds.' : null)}>
-              <Button variant="secondary" disabled={Boolean(a.readOnlyReason) || retryAllLocked} onClick={retryAll}>
+            <ReasonTooltip reason={retryAllReason}>
+              <Button variant="secondary" disabled={retryAllReason !== null} onClick={() => actions.run('retryAllFailed')}>
                 <IconRefresh size={16} /> Retry all
               </Button>
             </ReasonTooltip>
