@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
@@ -29,55 +30,41 @@ import { useStatusGroups } from './StatusModals';
 import { useLibraryMedia, useVisibilityObserver } from './useLibraryMedia';
 import './library.css';
 
+/** A library that is not there (deleted, or a malformed id): it toasts and the page goes to /libraries. */
+const isMissing = (e: unknown) => isApiError(e) && (e.code === 'not_found' || e.status === 400);
+
+async function loadLibrary(id: string) {
+  void ensurePreviewToken(id);
+  try {
+    const library = await libraryApi.get(id);
+    upsertLibrary(library);
+    return library;
+  } catch (e) {
+    if (isMissing(e)) showToast(MSG_LIB.libraryNotFound, { tone: 'error' });
+    throw e;
+  }
+}
+
 /**
  * /library/{id}, /library/{id}/folder/{folderId} and the media modal over either
  * (…/media/{mediaId}): loads the library; a missing one goes to /libraries.
  */
 export default function LibraryScreen() {
   const { id = '', mediaId, folderId } = useParams();
-  const [library, setLibrary] = useState<Library | null>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'missing' | 'error'>('loading');
-  const [error, setError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setState('loading');
-    void ensurePreviewToken(id);
-    libraryApi.get(id).then(
-      (lib) => {
-        if (!live) return;
-        setLibrary(lib);
-        upsertLibrary(lib);
-        setState('ready');
-      },
-      (e: unknown) => {
-        if (!live) return;
-        if (isApiError(e) && (e.code === 'not_found' || e.status === 400)) {
-          showToast(MSG_LIB.libraryNotFound, { tone: 'error' });
-          setState('missing');
-        } else {
-          setError(errorMessage(e));
-          setState('error');
-        }
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [id, attempt]);
-
-  if (state === 'missing') return <Navigate to={ROUTES.libraries} replace />;
-  if (state === 'error')
+  // Loaded afresh each time the page opens (gcTime 0), as it was before TanStack Query, and not
+  // refetched behind it; an error waits for Retry.
+  const query = useQuery({ queryKey: ['library', id], queryFn: () => loadLibrary(id), retry: false, gcTime: 0, staleTime: Infinity });
+  if (query.isError && isMissing(query.error)) return <Navigate to={ROUTES.libraries} replace />;
+  if (query.isError)
     return (
       <div className="page">
-        <LoadFailed title="We couldn't load this library" onRetry={() => setAttempt((n) => n + 1)}>
-          {error}
+        <LoadFailed title="We couldn't load this library" onRetry={() => void query.refetch()}>
+          {errorMessage(query.error)}
         </LoadFailed>
       </div>
     );
-  if (!library || library._id !== id) return <PageSpinner />;
-  return <LibraryPage key={library._id} library={library} mediaId={mediaId ?? null} folderId={folderId ?? null} />;
+  if (!query.data) return <PageSpinner />;
+  return <LibraryPage key={query.data._id} library={query.data} mediaId={mediaId ?? null} folderId={folderId ?? null} />;
 }
 
 function LibraryPage({ library, mediaId, folderId: routeFolder }: { library: Library; mediaId: string | null; folderId: string | null }) {
