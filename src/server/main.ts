@@ -371,10 +371,13 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       const address = await app.listen({ port: config.port, host: config.host });
       const port = Number(new URL(address).port);
       if (!env.APP_URL && !process.env.APP_URL && config.port === 0) url = config.appUrl = `http://${config.host}:${port}`;
-      // Lets `npm run admin` reach this process while it holds the data directory.
-      fs.writeFileSync(adminKeyFile(config.dataDir), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, adminKey }), {
+      // Lets `npm run admin` reach this process while it holds the data directory. Written whole
+      // and renamed into place, so a reader never sees half of it.
+      const bridge = adminKeyFile(config.dataDir);
+      fs.writeFileSync(`${bridge}.${process.pid}`, JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, adminKey }), {
         mode: 0o600,
       });
+      fs.renameSync(`${bridge}.${process.pid}`, bridge);
       cleanup.push(() => fs.rmSync(adminKeyFile(config.dataDir), { force: true }));
     }
     return {
