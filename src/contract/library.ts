@@ -368,6 +368,11 @@ export const TOAST_MS = {
 
 /** Strings of the library page, media actions and uploads (sections 2, 5 and 8), verbatim. */
 export const MSG_MEDIA = {
+  /** Why a media's Open, Download, Retry all or Select all cannot run (the disabled control's tooltip). */
+  opensWhenReady: 'It opens once its preview is ready.',
+  stillUploading: 'The file is still uploading.',
+  retryAllWait: 'Retry started. You can retry again in a few seconds.',
+  allSelected: 'Everything shown is selected.',
   noVideos: 'No videos yet',
   noResults: 'No results found',
   noResultsHint: 'Try changing/removing your filter criteria.',

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MSG, MSG_LIB, MSG_MEDIA, RETRY_ALL_LOCK_MS, type Folder, type Library, type Media, type MediaStatus } from '../../../contract';
-import { createActionRunner, DOWNLOAD_HINT, OPEN_HINT, RETRY_ALL_LOCKED, type LibraryActionName } from './libraryActions';
+import { createActionRunner, type LibraryActionName } from './libraryActions';
 import { createLibraryStore } from './libraryStore';
 
 const media = (id: string, status: MediaStatus = 'completed') =>
@@ -78,9 +78,9 @@ describe('library actions: why an action cannot run', () => {
 
   it('opening waits for the preview, downloading for the upload', () => {
     const { actions } = page();
-    expect(actions.canRun('openMedia', media('m1', 'uploading'))).toBe(OPEN_HINT);
+    expect(actions.canRun('openMedia', media('m1', 'uploading'))).toBe(MSG_MEDIA.opensWhenReady);
     expect(actions.canRun('openMedia', media('m1'))).toBeNull();
-    expect(actions.canRun('downloadOriginal', media('m1', 'uploading'))).toBe(DOWNLOAD_HINT);
+    expect(actions.canRun('downloadOriginal', media('m1', 'uploading'))).toBe(MSG_MEDIA.stillUploading);
     expect(actions.canRun('downloadOriginal', media('m1', 'processing'))).toBeNull();
   });
 });
@@ -136,7 +136,7 @@ describe('library actions: what running does', () => {
     const { actions, store, deps } = page({ failed: [media('a', 'errored'), media('b', 'failed')] });
     expect(actions.run('retryAllFailed')).toBe(true);
     expect(store.retryAllLocked).toBe(true);
-    expect(actions.canRun('retryAllFailed')).toBe(RETRY_ALL_LOCKED);
+    expect(actions.canRun('retryAllFailed')).toBe(MSG_MEDIA.retryAllWait);
     expect(actions.run('retryAllFailed')).toBe(false);
     await vi.advanceTimersByTimeAsync(0);
     expect(deps.api.retryFailed).toHaveBeenCalledTimes(1);

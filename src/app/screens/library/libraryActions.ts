@@ -53,10 +53,6 @@ export interface LibraryAction<Args extends unknown[]> {
   run: (ctx: LibraryActionContext, ...args: Args) => void;
 }
 
-export const OPEN_HINT = 'It opens once its preview is ready.';
-export const DOWNLOAD_HINT = 'The file is still uploading.';
-export const RETRY_ALL_LOCKED = 'Retry started. You can retry again in a few seconds.';
-export const ALL_SELECTED = 'Everything shown is selected.';
 
 export const readOnlyReason = (library: Library) => (library.isReadOnly || library.isDemo ? MSG_LIB.readOnlyLibrary : null);
 const readOnly = (ctx: LibraryActionContext) => readOnlyReason(ctx.library);
@@ -109,18 +105,18 @@ export const libraryActions = {
     run: (ctx) => openDialog(ctx.store, { kind: 'bulkDelete', mediaIds: [...ctx.store.selected] }),
   }),
   retry: define<[Media]>({ canRun: readOnly, run: retry }),
-  retryAllFailed: define({ canRun: (ctx) => readOnly(ctx) ?? (ctx.ui.retryAllLocked ? RETRY_ALL_LOCKED : null), run: retryAllFailed }),
+  retryAllFailed: define({ canRun: (ctx) => readOnly(ctx) ?? (ctx.ui.retryAllLocked ? MSG_MEDIA.retryAllWait : null), run: retryAllFailed }),
   downloadOriginal: define<[Media]>({
-    canRun: (_ctx, media) => (media.status === 'uploading' ? DOWNLOAD_HINT : null),
+    canRun: (_ctx, media) => (media.status === 'uploading' ? MSG_MEDIA.stillUploading : null),
     run: (ctx, media) => void ctx.deps.download(media),
   }),
   openMedia: define<[Media]>({
-    canRun: (_ctx, media) => (canOpenMedia(media) ? null : OPEN_HINT),
+    canRun: (_ctx, media) => (canOpenMedia(media) ? null : MSG_MEDIA.opensWhenReady),
     run: (ctx, media) => ctx.deps.navigateToMedia(media),
   }),
   selectAll: define({
     // As before the split: disabled once as many are selected as are shown.
-    canRun: (ctx) => (ctx.ui.selected.size === ctx.shown.length ? ALL_SELECTED : null),
+    canRun: (ctx) => (ctx.ui.selected.size === ctx.shown.length ? MSG_MEDIA.allSelected : null),
     run: (ctx) => setSelected(ctx.store, [...ctx.store.selected, ...ctx.shown.map((m) => m._id)]),
   }),
   deselectAll: define({ canRun: always, run: (ctx) => setSelected(ctx.store, []) }),
