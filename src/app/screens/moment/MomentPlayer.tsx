@@ -152,11 +152,19 @@ export function MomentPlayer({
   // `play` is what the control showed (its label): a click on Play plays even while an autoplay's
   // play() is still pending (the element no longer paused, its 'play' event not yet handled), where
   // going by `video.paused` alone turned that click into a pause.
+  // A play() refused because the stream was still attaching (hls.js loading the source) is asked
+  // again once the element can play, unless the user has pressed anything since: no dead click.
+  const toggles = useRef(0);
   const togglePlay = useCallback(
     (play?: boolean) => {
       if (!video) return;
-      if (play ?? video.paused) video.play().catch(() => undefined);
-      else video.pause();
+      const asked = ++toggles.current;
+      if (!(play ?? video.paused)) return video.pause();
+      video.play().catch(() => {
+        const again = () => void (toggles.current === asked && video.paused && video.play().catch(() => undefined));
+        if (video.readyState >= 3) again();
+        else video.addEventListener('canplay', again, { once: true });
+      });
     },
     [video],
   );
