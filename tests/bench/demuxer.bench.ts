@@ -15,7 +15,7 @@ import type { DemuxerDriver, KeyframesResult, OpenOptions, OpenResult, ReaderNam
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const KEYFRAMES = 20;
 const LAZY_KEYFRAMES = 10;
-const READERS: ReaderName[] = ['ours', 'mediabunny'];
+const READERS: ReaderName[] = ['ours', 'mediabunny', 'mediabunny+RangeReader'];
 
 const out = path.resolve('tests/bench/out');
 fs.mkdirSync(out, { recursive: true });
@@ -87,6 +87,7 @@ const sameTimes = (a: readonly number[], b: readonly number[]) => a.length === b
 /** Phases measured, per media and reader. */
 type Phase =
   | 'open (full index)'
+  | 'open (config + keyframe list)'
   | 'open (config + 10 keyframes located)'
   | `${typeof KEYFRAMES} keyframes, batch`
   | `${typeof KEYFRAMES} keyframes, one by one`;
@@ -222,6 +223,15 @@ async function main() {
             );
             record(cell(reader, 'open (config + 10 keyframes located)'), lazy.result.ms, lazy);
             await drop();
+            const listed = await logged(m, (url) => open(reader, url, { keyframesOnly: true }));
+            const ours = opened.get('ours')?.keyframeTimesUs;
+            check(
+              'keyframe list',
+              !ours || sameTimes(listed.result.keyframeTimesUs!, ours),
+              `${listed.result.keyframeTimesUs!.length} / ${ours?.length} keyframes`,
+            );
+            record(cell(reader, 'open (config + keyframe list)'), listed.result.ms, listed);
+            await drop();
           }
         }
       }
@@ -229,7 +239,11 @@ async function main() {
       // One counted run per reader: bytes the reader pulled (through a counting fetch) and heap kept.
       for (const reader of READERS) {
         const variants: [Phase, OpenOptions][] = [['open (full index)', {}]];
-        if (reader === 'mediabunny') variants.push(['open (config + 10 keyframes located)', { lazyTimes }]);
+        if (reader === 'mediabunny')
+          variants.push(
+            ['open (config + keyframe list)', { keyframesOnly: true }],
+            ['open (config + 10 keyframes located)', { lazyTimes }],
+          );
         for (const [phase, o] of variants) {
           const base = await heapMB();
           await drive((d) => d.resetCounters(), null);
@@ -278,9 +292,9 @@ async function main() {
         'included. heap kept: V8 heap plus array buffers after GC with the reader still held, against before it was opened, counted run.)',
     );
     for (const [what, by] of Object.entries(summary)) {
-      if (by.ours !== undefined && by.mediabunny !== undefined)
+      for (const reader of READERS.filter((r) => r !== 'ours' && by[r] !== undefined && by.ours !== undefined))
         console.log(
-          `${what}: mediabunny ${(by.mediabunny / by.ours).toFixed(2)}x ours (${by.mediabunny.toFixed(1)} / ${by.ours.toFixed(1)} ms)`,
+          `${what}: ${reader} ${(by[reader]! / by.ours!).toFixed(2)}x ours (${by[reader]!.toFixed(1)} / ${by.ours!.toFixed(1)} ms)`,
         );
     }
     console.log('readers agree on codec, decoder description, sample count, keyframe times and the keyframes read: yes');

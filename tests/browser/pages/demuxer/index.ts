@@ -1,4 +1,4 @@
-import { ALL_FORMATS, EncodedPacketSink, Input, UrlSource, type EncodedPacket } from 'mediabunny';
+import { ALL_FORMATS, EncodedPacketSink, Input, CustomSource, UrlSource, type EncodedPacket } from 'mediabunny';
 import { indexMovie, type MovieIndex } from '../../../../src/workers/thumbnails/movieIndex';
 import { HEAD_BYTES, readMovieBoxes } from '../../../../src/workers/thumbnails/mp4Boxes';
 import { RangeReader } from '../../../../src/workers/thumbnails/rangeReader';
@@ -10,7 +10,8 @@ import { planBatch, planRanges, syncAtOrBefore } from '../../../../src/workers/t
  * tests/bench/demuxer.bench.ts. One reader instance is held at a time, from open() to drop().
  */
 
-export type ReaderName = 'ours' | 'mediabunny';
+/** `mediabunny+RangeReader`: mediabunny demuxing, its bytes read through our RangeReader (exact ranges, no read-ahead). */
+export type ReaderName = 'ours' | 'mediabunny' | 'mediabunny+RangeReader';
 
 /** The worker's batch settings (thumbnails.worker.ts): coalescing gap and range requests in flight. */
 const COALESCE_GAP = 64 * 1024;
@@ -22,6 +23,11 @@ export interface OpenOptions {
    * with metadata-only packet lookups, which is all its lazy index needs to read.
    */
   lazyTimes?: number[];
+  /**
+   * mediabunny only: list the keyframes (key packet after key packet, metadata only) but not every
+   * packet, so the sample count stays unknown.
+   */
+  keyframesOnly?: boolean;
   /** Count requests and body bytes the reader consumes (through a wrapped fetch); off for timed runs. */
   counted?: boolean;
 }
@@ -103,9 +109,21 @@ async function openOurs(url: string, counted: boolean): Promise<OpenResult> {
   };
 }
 
-async function openMediabunny(url: string, o: OpenOptions): Promise<OpenResult> {
+async function openMediabunny(url: string, o: OpenOptions, overRangeReader: boolean): Promise<OpenResult> {
   const t0 = performance.now();
-  const input = new Input({ source: new UrlSource(url, o.counted ? { fetchFn: countingFetch } : {}), formats: ALL_FORMATS });
+  let source: UrlSource | CustomSource;
+  if (overRangeReader) {
+    const reader = new RangeReader(url, o.counted ? countingFetch : undefined);
+    source = new CustomSource({
+      getSize: async () => {
+        const head = await reader.read(0, HEAD_BYTES);
+        return reader.size ?? head.length;
+      },
+      read: (start, end) => reader.read(start, end),
+      prefetchProfile: 'none',
+    });
+  } else source = new UrlSource(url, o.counted ? { fetchFn: countingFetch } : {});
+  const input = new Input({ source, formats: ALL_FORMATS });
   const track = await input.getPrimaryVideoTrack();
   if (!track) throw new Error('mediabunny found no video track');
   const config = await track.getDecoderConfig();
@@ -117,6 +135,11 @@ async function openMediabunny(url: string, o: OpenOptions): Promise<OpenResult> 
   if (o.lazyTimes) {
     const packets = await Promise.all(o.lazyTimes.map((t) => sink.getKeyPacket(t, { metadataOnly: true })));
     located = packets.map((p) => (p ? p.timestamp : NaN));
+  } else if (o.keyframesOnly) {
+    keyframeTimes = [];
+    for (let p = await sink.getFirstKeyPacket({ metadataOnly: true }); p; p = await sink.getNextKeyPacket(p, { metadataOnly: true }))
+      keyframeTimes.push(p.timestamp);
+    keyframeTimes.sort((a, b) => a - b);
   } else {
     // The full index: every packet's metadata in one pass (what computePacketStats does), keyframes kept.
     sampleCount = 0;
@@ -192,7 +215,7 @@ const driver = {
   /** Opens `url` with a new reader instance (the previous one is dropped first). */
   async open(reader: ReaderName, url: string, o: OpenOptions = {}): Promise<OpenResult> {
     driver.drop();
-    return reader === 'ours' ? openOurs(url, o.counted === true) : openMediabunny(url, o);
+    return reader === 'ours' ? openOurs(url, o.counted === true) : openMediabunny(url, o, reader === 'mediabunny+RangeReader');
   },
   /** Locates and reads the keyframe at or before each time: in one batch, or one after another. */
   async readKeyframes(times: number[], batch: boolean): Promise<KeyframesResult> {
