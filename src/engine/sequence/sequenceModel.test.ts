@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { testClip } from '../../../tests/fixtures/sequenceClip';
 import { History, historyKey } from './history';
-import { duplicate, locate, markOnCurrent, preloadTime, remove, reorder, sequenceDuration, trim, type SequenceClip } from './sequenceModel';
+import { duplicate, locate, markOnCurrent, preloadTime, remove, reorder, sequenceDuration, trim } from './sequenceModel';
 
-const clip = (id: string, startTime: number, endTime: number): SequenceClip => ({
-  id,
-  extendedMediaId: { libraryId: 'L', mediaId: `m-${id}` },
-  beginEndTimestamp: { startTime, endTime },
-  duration: endTime - startTime,
-  modifications: {},
-  mediaDuration: 60,
-  frameRate: 25,
-  label: id,
-});
+const clip = (id: string, startTime: number, endTime: number) => testClip(id, startTime, endTime, `m-${id}`);
 // a: 4 s, b: 2 s, c: 6 s -> starts 0, 4, 6; total 12.
 const base = () => ({ clips: [clip('a', 10, 14), clip('b', 20, 22), clip('c', 30, 36)], currentTime: 5 });
 

@@ -6,7 +6,10 @@
 import { TIMELINE } from '../../../src/contract';
 import { SequenceEngine } from '../../../src/engine/sequence/SequenceEngine';
 import { clipStarts, type SequenceClip } from '../../../src/engine/sequence/sequenceModel';
+import { testClip } from '../../fixtures/sequenceClip';
 import { ListenerWatch, ObserverWatch, TimerWatch } from './TestTimeline';
+
+export { testClip };
 
 export interface TestSequenceOptions {
   width?: number;
@@ -15,19 +18,6 @@ export interface TestSequenceOptions {
   pictures?: boolean;
 }
 
-/** A clip for tests: `id`, a media range, 25 fps, from a 60 s media. */
-export function testClip(id: string, startTime: number, endTime: number, mediaId = `media-${id}`): SequenceClip {
-  return {
-    id,
-    extendedMediaId: { libraryId: 'library', mediaId },
-    beginEndTimestamp: { startTime, endTime },
-    duration: endTime - startTime,
-    modifications: {},
-    mediaDuration: 60,
-    frameRate: 25,
-    label: id,
-  };
-}
 
 export class TestSequence {
   readonly seeks: number[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { SequenceClip } from '../../../engine/sequence/sequenceModel';
+import { testClip as clip } from '../../../../tests/fixtures/sequenceClip';
 import { SequencePlayback, type SwitchRecord } from './sequencePlayback';
 
 // hls.js is not wanted here: the elements below stand in for attached players.
@@ -55,16 +55,6 @@ class FakeVideo extends EventTarget {
 }
 
 const FRAME = 1 / 25;
-const clip = (id: string, startTime: number, endTime: number): SequenceClip => ({
-  id,
-  extendedMediaId: { libraryId: 'library', mediaId: `media-${id}` },
-  beginEndTimestamp: { startTime, endTime },
-  duration: endTime - startTime,
-  modifications: {},
-  mediaDuration: 60,
-  frameRate: 25,
-  label: id,
-});
 const seeked = (v: FakeVideo) => new Promise((resolve) => v.addEventListener('seeked', resolve, { once: true }));
 
 /** Clip a (10..14) then b (20..22) of two 25 fps media; playing, with b preloaded on the back element. */
