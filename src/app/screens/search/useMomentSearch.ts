@@ -1,6 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo } from 'react';
-import { useDebounce } from 'use-debounce';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS, type Media, type Moment, type SearchRequest, type SearchResultType } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { searchApi } from '../../api/instance';
@@ -40,31 +38,56 @@ async function run({ libs, type, body }: Ask, signal: AbortSignal): Promise<Pick
 
 /**
  * Runs the search for `libs`/`type`/`body` after the spec's debounce (400 ms for one library,
- * 1000 ms for several), as server state (TanStack Query): an answer is kept by what was asked, a
- * newer request cancels the older one, and the last results stay on screen while the next come.
- * `searchNow` skips the wait.
+ * 1000 ms for several), cancelling whatever an older request was doing. `searchNow` skips the wait.
  */
 export function useMomentSearch(libs: string[], type: SearchResultType, body: SearchRequest | null) {
+  const [outcome, setOutcome] = useState<SearchOutcome>(IDLE);
+  const pending = useRef<(() => void) | null>(null);
   // The request as one value: a new one only when something that is sent changes.
   const key = body && libs.length ? JSON.stringify({ libs, type, body } satisfies Ask) : null;
-  const [asked, debounce] = useDebounce(key, libs.length > 1 ? SEARCH_DEBOUNCE_MS.multi : SEARCH_DEBOUNCE_MS.single);
-  const query = useQuery({
-    queryKey: ['search', asked],
-    queryFn: ({ signal }) => run(JSON.parse(asked!) as Ask, signal),
-    enabled: key !== null && asked === key,
-    placeholderData: keepPreviousData,
-  });
 
-  const outcome = useMemo<SearchOutcome>(() => {
-    if (!key) return IDLE;
-    if (asked !== key || query.isFetching) return { ...(query.data ?? IDLE), status: 'searching', error: null };
-    if (query.isError) return { ...IDLE, status: 'error', error: errorMessage(query.error) };
-    return query.data ? { ...query.data, status: 'done', error: null } : { ...IDLE, status: 'searching' };
-  }, [key, asked, query.isFetching, query.isError, query.error, query.data]);
+  useEffect(() => {
+    if (!key) {
+      setOutcome(IDLE);
+      searchState.anyLibrarySearching = false;
+      return;
+    }
+    const ask = JSON.parse(key) as Ask;
+    const controller = new AbortController();
+    let started = false;
+    setOutcome((o) => ({ ...o, status: 'searching', error: null }));
+    searchState.anyLibrarySearching = true;
+    const start = () => {
+      if (started) return;
+      started = true;
+      pending.current = null;
+      run(ask, controller.signal).then(
+        ({ results, medias }) => {
+          if (controller.signal.aborted) return;
+          setOutcome({ status: 'done', results, medias, error: null });
+          searchState.anyLibrarySearching = false;
+        },
+        (e: unknown) => {
+          if (controller.signal.aborted) return;
+          setOutcome({ status: 'error', results: [], medias: {}, error: errorMessage(e) });
+          searchState.anyLibrarySearching = false;
+        },
+      );
+    };
+    const timer = setTimeout(start, ask.libs.length > 1 ? SEARCH_DEBOUNCE_MS.multi : SEARCH_DEBOUNCE_MS.single);
+    pending.current = () => {
+      clearTimeout(timer);
+      start();
+    };
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+      pending.current = null;
+    };
+  }, [key]);
 
-  useEffect(() => void (searchState.anyLibrarySearching = outcome.status === 'searching'), [outcome.status]);
   useEffect(() => () => void (searchState.anyLibrarySearching = false), []);
 
-  const searchNow = useCallback(() => debounce.flush(), [debounce]);
+  const searchNow = useCallback(() => pending.current?.(), []);
   return { outcome, searchNow };
 }
