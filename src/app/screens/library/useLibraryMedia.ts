@@ -49,7 +49,6 @@ export function useLibraryMedia(libraryId: string, folderId: string | null, sort
       if (before && finishedIndexing(before.files, folder.files)) playDoneSound('indexed');
       return folder;
     },
-    retry: (failures, e) => !isMissing(e) && failures < 2,
     // While anything is in flight the whole folder is asked again every 2 s (the 30 s refresh of
     // the visible media, below, is by range).
     refetchInterval: (q) => (uploadingHere || q.state.data?.files.some((m) => isActiveStatus(m.status)) ? ACTIVE_POLL_MS : false),

@@ -1,7 +1,7 @@
 import { VIDEO_TIME_OFFSET } from '../../../contract';
 import { effectiveFrameRate } from '../../../engine/kernels';
 import { locate, timeInClip, type SequenceClip } from '../../../engine/sequence/sequenceModel';
-import { mediaTimeOf, seekMedia, videoTimeOffset } from '../moment/mediaClock';
+import { mediaTimeOf, playWhenReady, seekMedia, videoTimeOffset } from '../moment/mediaClock';
 import { attachPlayer, type PlayerHandle } from '../search/momentPlayer';
 
 /** One of the two players: an element, the media attached to it and the clip it is positioned on. */
@@ -201,19 +201,14 @@ export class SequencePlayback {
     slot.video.playbackRate = Math.max(0.25, Math.min(16, this.rate));
     slot.playCalledAt = performance.now();
     const index = slot.clipIndex;
-    slot.video.play().then(
-      () => this.log(`playing ${index}`),
-      (e: unknown) => {
-        this.log(`play ${index} refused: ${e instanceof Error ? e.message : String(e)}`);
-        // A new source being attached (hls.js) interrupts play(): try again once it can play.
-        const retry = () => {
-          if (!this.destroyed && slot.clipIndex === index && (slot.rolling || (this.playing && slot === this.slots[this.front]))) {
-            slot.video.play().catch(() => undefined);
-            this.watch(slot, true);
-          }
-        };
-        if (slot.video.readyState >= 3) queueMicrotask(retry);
-        else slot.video.addEventListener('canplay', retry, { once: true });
+    // A new source being attached (hls.js) interrupts play(): it is tried again once it can play.
+    playWhenReady(
+      slot.video,
+      () => !this.destroyed && slot.clipIndex === index && (slot.rolling || (this.playing && slot === this.slots[this.front])),
+      {
+        played: () => this.log(`playing ${index}`),
+        refused: (e) => this.log(`play ${index} refused: ${e instanceof Error ? e.message : String(e)}`),
+        again: () => this.watch(slot, true),
       },
     );
   }

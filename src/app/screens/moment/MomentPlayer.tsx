@@ -8,7 +8,7 @@ import { IconAlert, IconFilm, IconFullscreen, IconFullscreenExit, IconPause, Ico
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { Tooltip } from '../../ui/Tooltip';
 import { attachPlayer, previewPlaylistUrl } from '../search/momentPlayer';
-import { mediaTimeOf, seekMedia } from './mediaClock';
+import { mediaTimeOf, playWhenReady, seekMedia } from './mediaClock';
 import { arrowSeek } from './playerRules';
 import { TimeInput } from './TimeInput';
 import { useSessionSound, VolumeControl } from './VolumeControl';
@@ -160,11 +160,7 @@ export function MomentPlayer({
       if (!video) return;
       const asked = ++toggles.current;
       if (!(play ?? video.paused)) return video.pause();
-      video.play().catch(() => {
-        const again = () => void (toggles.current === asked && video.paused && video.play().catch(() => undefined));
-        if (video.readyState >= 3) again();
-        else video.addEventListener('canplay', again, { once: true });
-      });
+      playWhenReady(video, () => toggles.current === asked && video.paused);
     },
     [video],
   );

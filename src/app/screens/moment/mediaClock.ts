@@ -13,3 +13,24 @@ export const mediaTimeOf = (video: HTMLVideoElement) => Math.max(0, video.curren
 export function seekMedia(video: HTMLVideoElement, seconds: number) {
   video.currentTime = seconds + videoTimeOffset(video);
 }
+
+/**
+ * Plays the element. A play() refused because its source was still attaching (hls.js loading it)
+ * is asked again once the element can play, if `stillWanted()` then says so: no dead Play.
+ */
+export function playWhenReady(
+  video: HTMLMediaElement,
+  stillWanted: () => boolean,
+  on: { played?: () => void; refused?: (e: unknown) => void; again?: () => void } = {},
+) {
+  video.play().then(on.played, (e: unknown) => {
+    on.refused?.(e);
+    const again = () => {
+      if (!stillWanted()) return;
+      video.play().catch(() => undefined);
+      on.again?.();
+    };
+    if (video.readyState >= 3) queueMicrotask(again);
+    else video.addEventListener('canplay', again, { once: true });
+  });
+}
