@@ -15,6 +15,12 @@ export interface FrameRow {
   sim?: number;
 }
 
+/** A shot's keyframe times in order and where it ends (null where not recorded), by `${mediaId}:${shotIdx}`. */
+export interface ShotTimes {
+  times: number[];
+  end: number | null;
+}
+
 const vec = (v: Float32Array) => `[${Array.from(v, (x) => x.toFixed(6)).join(',')}]`;
 
 /** How long a library's transcript statistics (segment count, mean length) are reused: they move slowly. */
@@ -71,25 +77,32 @@ export class SearchRepository {
     return rows.rows.map((r) => ({ term: r.term, mediaId: r.media_id, shotIdx: r.shot_idx, score: Number(r.score) }));
   }
 
-  /** The keyframes (with their labels) of the given shots, of completed media only, in time order. */
-  async framesOfShots(shots: Array<{ mediaId: string; shotIdx: number }>): Promise<FrameRow[]> {
+  /**
+   * The keyframes (with their labels) of the given shots, of completed media only, in time order,
+   * each with where its shot ends (null where not recorded): all that `shotTimes` would answer for
+   * these shots, in the same statement.
+   */
+  async framesOfShots(shots: Array<{ mediaId: string; shotIdx: number }>): Promise<Array<FrameRow & { shot_end: number | null }>> {
     if (!shots.length) return [];
     // Joining from the list keeps it one index lookup per shot (keyframes_shot), whatever the library's size.
-    const rows = await sql<FrameRow>`
-      select k.id, k.media_id, k.library_id, k.t, k.shot_idx, k.objects, k.classes, k.colours, k.ocr
-      from unnest(${shots.map((s) => s.mediaId)}::uuid[], ${shots.map((s) => s.shotIdx)}::int[]) as p(media_id, shot_idx)
+    const rows = await sql<FrameRow & { shot_end: number | null }>`
+      select k.id, k.media_id, k.library_id, k.t, k.shot_idx, k.objects, k.classes, k.colours, k.ocr, p.shot_end
+      from (
+        select u.media_id, u.shot_idx, (select s."end" from shots s where s.media_id = u.media_id and s.idx = u.shot_idx) as shot_end
+        from unnest(${shots.map((s) => s.mediaId)}::uuid[], ${shots.map((s) => s.shotIdx)}::int[]) as u(media_id, shot_idx)
+      ) p
       join keyframes k on k.media_id = p.media_id and k.shot_idx = p.shot_idx
       join media m on m.id = k.media_id and m.status = 'completed'
       order by k.media_id, k.t`.execute(this.db);
-    return rows.rows;
+    return rows.rows.map((r) => ({ ...r, shot_end: r.shot_end === null ? null : Number(r.shot_end) }));
   }
 
   /**
    * For each given shot: its keyframe times in order and where the shot ends — what is needed to
    * join adjacent matching keyframes into moments without reading whole media.
    */
-  async shotTimes(shots: Array<{ mediaId: string; shotIdx: number }>): Promise<Map<string, { times: number[]; end: number | null }>> {
-    const out = new Map<string, { times: number[]; end: number | null }>();
+  async shotTimes(shots: Array<{ mediaId: string; shotIdx: number }>): Promise<Map<string, ShotTimes>> {
+    const out = new Map<string, ShotTimes>();
     if (!shots.length) return out;
     const rows = await sql<{ media_id: string; shot_idx: number; times: number[]; end: number | null }>`
       select p.media_id, p.shot_idx,
@@ -106,9 +119,11 @@ export class SearchRepository {
    * library filter removes candidates (pgvector's iterative scan), so a small library among many
    * still gets its nearest neighbours.
    */
-  private wideVectorScan<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  private wideVectorScan<T>(limit: number, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
-      await sql`set local hnsw.ef_search = 200`.execute(trx);
+      // A search list as long as the answer: a shorter one falls back on iterative scanning for
+      // the rest, measured 3x slower (36 vs 12 ms for 400 of 180,000 keyframes).
+      await sql.raw(`set local hnsw.ef_search = ${Math.min(1000, Math.max(200, Math.ceil(limit)))}`).execute(trx);
       await sql`set local hnsw.iterative_scan = relaxed_order`.execute(trx);
       return fn(trx);
     });
@@ -121,14 +136,15 @@ export class SearchRepository {
   async nearestEmbedding(libraryIds: string[], v: Float32Array, k: number, mediaIds?: string[]): Promise<FrameRow[]> {
     const full = vec(v);
     const reduced = vec(projectEmbedding(v));
-    return this.wideVectorScan(async (trx) => {
+    const wide = Math.max(2 * k, 200);
+    return this.wideVectorScan(wide, async (trx) => {
       let candidates = trx
         .selectFrom('keyframes as c')
         .select('c.id')
         .where('c.library_id', 'in', libraryIds)
         .where('c.embedding_r', 'is not', null)
         .orderBy(sql`c.embedding_r <=> ${reduced}::vector`)
-        .limit(Math.max(2 * k, 200));
+        .limit(wide);
       if (mediaIds?.length) candidates = candidates.where('c.media_id', 'in', mediaIds);
       return (await new SearchRepository(trx)
         .frames(libraryIds, mediaIds)
@@ -144,6 +160,7 @@ export class SearchRepository {
   async nearestClip(libraryIds: string[], v: Float32Array, k: number, mediaIds?: string[]): Promise<FrameRow[]> {
     const literal = vec(v);
     return this.wideVectorScan(
+      k,
       async (trx) =>
         (await new SearchRepository(trx)
           .frames(libraryIds, mediaIds)

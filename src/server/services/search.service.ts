@@ -14,7 +14,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { AppError, badRequest } from '../errors';
 import type { MediaRepository } from '../repositories/media.repository';
-import type { FrameRow, SearchRepository } from '../repositories/search.repository';
+import type { FrameRow, SearchRepository, ShotTimes } from '../repositories/search.repository';
 import type { UserRow } from '../repositories/user.repository';
 import type { Access } from './access';
 import { toMedia } from './mediaView';
@@ -113,9 +113,15 @@ export class SearchService {
     });
   }
 
-  private async visualByText(libraryIds: string[], text: string, mediaIds?: string[]): Promise<Scored[]> {
+  /** Scored keyframes for a text, and the times of the shots it read whole (what `toMoments` needs of them). */
+  private async visualByText(
+    libraryIds: string[],
+    text: string,
+    mediaIds?: string[],
+  ): Promise<{ scored: Scored[]; known: Map<string, ShotTimes> }> {
+    const known = new Map<string, ShotTimes>();
     const query = this.resolveQuery(text);
-    if (!query.length) return [];
+    if (!query.length) return { scored: [], known };
     const concepts = query.map((q) => q.concept);
     // Candidate shots from the shot index: a shot's score for a concept is its best looked-up word
     // (times that word's weight), averaged over the concepts; the best shots are scored exactly.
@@ -137,6 +143,8 @@ export class SearchService {
     const best = [...shots.values()].sort((a, b) => mean(b.perConcept) - mean(a.perConcept)).slice(0, SHOTS_SCORED);
     const scored = new Map<string, Scored>();
     for (const f of await this.d.search.framesOfShots(best)) {
+      const key = `${f.media_id}:${f.shot_idx}`;
+      (known.get(key) ?? known.set(key, { times: [], end: f.shot_end }).get(key)!).times.push(f.t);
       const s = queryScore(f, concepts);
       if (s > 0) scored.set(f.id, { frame: f, score: s });
     }
@@ -151,7 +159,7 @@ export class SearchService {
         scored.set(f.id, { frame: cur?.frame ?? f, score: Math.min(1, (cur?.score ?? 0) + bonus) });
       }
     }
-    return [...scored.values()];
+    return { scored: [...scored.values()], known };
   }
 
   private async visualByEmbedding(
@@ -183,16 +191,18 @@ export class SearchService {
 
   /**
    * Adjacent matching keyframes of one shot become one moment, from the first to where the next
-   * keyframe (or the shot) begins; a moment never spans a cut.
+   * keyframe (or the shot) begins; a moment never spans a cut. The times of shots not in `known`
+   * are read.
    */
-  private async toMoments(scored: Scored[]): Promise<Moment[]> {
+  private async toMoments(scored: Scored[], known?: Map<string, ShotTimes>): Promise<Moment[]> {
     const byShot = new Map<string, Scored[]>();
     for (const s of scored) {
       const key = `${s.frame.media_id}:${s.frame.shot_idx}`;
       (byShot.get(key) ?? byShot.set(key, []).get(key)!).push(s);
     }
     const shotKeys = [...byShot.values()].map((l) => ({ mediaId: l[0]!.frame.media_id, shotIdx: l[0]!.frame.shot_idx }));
-    const times = await this.d.search.shotTimes(shotKeys);
+    const unknown = shotKeys.filter((k) => !known?.has(`${k.mediaId}:${k.shotIdx}`));
+    const times = new Map([...(known ?? []), ...(unknown.length ? await this.d.search.shotTimes(unknown) : [])]);
     // A media's duration ends a moment only where its shot has no recorded end (not read otherwise).
     const endless = [...new Set(shotKeys.filter((k) => times.get(`${k.mediaId}:${k.shotIdx}`)?.end == null).map((k) => k.mediaId))];
     const durations = new Map(endless.length ? (await this.d.media.manyById(endless)).map((m) => [m.id, m.duration ?? 0]) : []);
@@ -242,7 +252,10 @@ export class SearchService {
       return this.toMoments(await this.visualByEmbedding(libraryIds, v, req.mediaIds, m));
     }
     if (req.image) return this.toMoments(await this.visualByEmbedding(libraryIds, await this.imageEmbedding(req.image), req.mediaIds));
-    if (req.text?.trim()) return this.toMoments(await this.visualByText(libraryIds, req.text.trim(), req.mediaIds));
+    if (req.text?.trim()) {
+      const { scored, known } = await this.visualByText(libraryIds, req.text.trim(), req.mediaIds);
+      return this.toMoments(scored, known);
+    }
     return [];
   }
 

@@ -10,17 +10,24 @@ export interface RgbImage {
 /**
  * Decodes an encoded image once; every model then resizes from these pixels, so a keyframe's JPEG
  * is not decoded again per model. Very large photos are capped because no model here looks at more
- * than ~1000 pixels and OCR gains nothing beyond full HD.
+ * than ~1000 pixels and OCR gains nothing beyond full HD. A search's query image is decoded the
+ * same way as an indexed photo, so that the same picture gives the same embedding.
  */
 export async function decodeRgb(encoded: Buffer, maxSide = 1920): Promise<RgbImage> {
-  const { data, info } = await sharp(encoded, { failOn: 'none' })
+  const image = sharp(encoded, { failOn: 'none' })
     .rotate() // honour EXIF orientation of phone photos
     .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+    .removeAlpha();
+  // An embedded sRGB profile (most cameras and phones write one) would be applied pixel by pixel
+  // for an identical result: 25 instead of 10 ms for a 768 x 576 photo. Other profiles are converted.
+  const srgb = isSrgbProfile((await image.metadata()).icc);
+  const { data, info } = await (srgb ? image.keepIccProfile() : image.toColourspace('srgb')).raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
+}
+
+/** Whether an ICC profile describes sRGB (its description names it, as IEC 61966-2.1 profiles do). */
+function isSrgbProfile(icc: Buffer | undefined): boolean {
+  return !!icc && /sRGB/.test(icc.toString('latin1').replaceAll('\0', ''));
 }
 
 /** A sharp pipeline over decoded pixels. */
