@@ -27,6 +27,10 @@ describe('parseRanges', () => {
   it('drops ranges past the end, refuses when none is left or there are too many, ignores what it cannot read', () => {
     expect(parseRanges('bytes=0-9,6000-6100', 5000)).toEqual([{ start: 0, end: 10 }]);
     expect(parseRanges('bytes=5000-', 5000)).toBe('unsatisfiable');
+    // a suffix of no bytes asks for nothing (RFC 9110 §14.1.2), it is not a request for the whole file
+    expect(parseRanges('bytes=-0', 5000)).toBe('unsatisfiable');
+    expect(parseRanges('bytes=-0, -00', 5000)).toBe('unsatisfiable');
+    expect(parseRanges('bytes=-0,0-9', 5000)).toEqual([{ start: 0, end: 10 }]);
     const many = Array.from({ length: MAX_RANGES + 1 }, (_, i) => `${i * 10}-${i * 10 + 4}`).join(',');
     expect(parseRanges(`bytes=${many}`, 5000)).toBe('unsatisfiable');
     expect(parseRanges(undefined, 5000)).toBeNull();

@@ -30,7 +30,8 @@ export function parseRanges(header: string | undefined, size: number): ByteRange
   const parsed = parseRange(size, header);
   // -1 is both "past the end" and "first byte after the last" (bytes=9-0); only the first holds
   // for a file of any size. An invalid range voids the header (RFC 9110 §14.2 lets us ignore it).
-  if (parsed === -1) return parseRange(Number.MAX_SAFE_INTEGER, header) === -1 ? null : 'unsatisfiable';
+  // A suffix of zero bytes (bytes=-0) is well formed and asks for nothing: unsatisfiable (§14.1.2).
+  if (parsed === -1) return parseRange(Number.MAX_SAFE_INTEGER, header) !== -1 || onlyEmptySuffixes(header) ? 'unsatisfiable' : null;
   if (parsed === -2 || parsed.type.toLowerCase() !== 'bytes') return null;
   const ranges = parsed.map(({ start, end }) => ({ start, end: end + 1 }));
   // Overlapping ranges would let a small request ask for the same bytes many times over (RFC 9110
@@ -38,6 +39,10 @@ export function parseRanges(header: string | undefined, size: number): ByteRange
   const sorted = [...ranges].sort((a, b) => a.start - b.start);
   return sorted.some((r, i) => i > 0 && r.start < sorted[i - 1]!.end) ? null : ranges;
 }
+
+/** Whether every range of a `bytes=` header is a suffix of zero bytes (`-0`). */
+const onlyEmptySuffixes = (header: string) =>
+  /^bytes=/i.test(header) && header.slice(header.indexOf('=') + 1).split(',').every((r) => /^\s*-0+\s*$/.test(r));
 
 export interface RangeResponse {
   status: 200 | 206 | 416;
