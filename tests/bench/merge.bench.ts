@@ -73,6 +73,8 @@ async function main(): Promise<number> {
         `gap last -> first frame, ms: p50 ${f2(quantile(gaps, 0.5))}, p95 ${f2(p95)}, max ${f2(Math.max(...gaps))} (one frame ${f2(frameMs)})`,
       );
       console.log(`first frame of each clip vs its start, frames: max ${f2(Math.max(...landing))}`);
+      console.log(`gaps in order, ms: ${gaps.map((g) => g.toFixed(0)).join(' ')}`);
+      if (process.env.BENCH_TRACE) console.log(run.trace.join('\n'));
       console.log(`p95 gap ${f2(p95)} ms: ${p95 <= frameMs + 50 ? 'within' : 'OVER'} the ${f2(frameMs + 50)} ms target`);
       if (run.switches.length !== clips.length - 1 || browser.pageErrors.length) {
         console.error('switches missing or page errors', browser.pageErrors);

@@ -21,10 +21,11 @@ function newestMtime(p: string): number {
   return Math.max(0, ...fs.readdirSync(p).map((n) => newestMtime(path.join(p, n))));
 }
 
-/** Builds the pages unless the build is newer than the engine, workers, contract and pages sources. */
+/** Builds the pages unless the build is newer than every source they are built from. */
 export function ensurePagesBuilt() {
   const stamp = path.join(DIST, '.built');
-  const sources = ['src/engine', 'src/workers', 'src/contract', 'tests/browser/pages', 'tests/browser/vite.config.ts'];
+  // (pages import the app's own modules too, such as the merge dialog's sequence playback)
+  const sources = ['src/engine', 'src/workers', 'src/contract', 'src/app', 'tests/browser/pages', 'tests/browser/vite.config.ts'];
   if (fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs > Math.max(...sources.map((s) => newestMtime(path.join(REPO, s))))) return;
   execFileSync(path.join(REPO, 'node_modules/.bin/vite'), ['build', '--config', path.join(HERE, 'vite.config.ts')], {
     cwd: REPO,

@@ -90,6 +90,34 @@ describe('SequencePlayback', () => {
     p.destroy();
   });
 
+  it('on screen, the next clip shows one frame after the last frame of the one before, not at once', () => {
+    // Animation frames that the test runs, at the times it chooses.
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    vi.stubGlobal('document', { hidden: false });
+    try {
+      const { p, front, back, switches } = playing();
+      back.present(20);
+      const plays = back.plays;
+      const lastAt = performance.now();
+      front.present(14 - FRAME);
+      // The front clip's last frame is on screen: 40 ms (a 25 fps frame) are its own.
+      expect(switches).toEqual([]);
+      frames.shift()!(lastAt + 5);
+      expect(switches).toEqual([]);
+      expect(back.style.visibility).toBe('hidden');
+      // Drawn in this animation frame, the first frame of b shows a refresh later: 40 ms after a's last.
+      frames.shift()!(lastAt + 26);
+      expect(switches).toHaveLength(1);
+      expect(switches[0]!.firstFrameAt - switches[0]!.lastFrameAt).toBeGreaterThanOrEqual(40);
+      expect(back.style.visibility).toBe('visible');
+      expect(back.plays).toBe(plays + 1);
+      p.destroy();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('a back element whose frame callbacks came late, past the first frame, goes back to it before it is shown', async () => {
     const { p, front, back, switches } = playing();
     // The machine was busy: the first callback at or after the clip's start is four frames in.

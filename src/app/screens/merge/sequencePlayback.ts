@@ -55,6 +55,14 @@ export interface SequencePlaybackOptions {
  * its first new frame, which would otherwise be a frozen picture at every boundary.
  */
 const PREROLL_SECONDS = 0.6;
+/**
+ * The back element aims to reach the next clip's first frame this many frames before the front one
+ * ends, and waits there: frame callbacks and play() come late on a busy machine, and arriving after
+ * the front element's last frame shows as a frozen picture.
+ */
+const ARRIVE_EARLY_FRAMES = 3;
+/** A display refresh (60 Hz): what is drawn in an animation frame shows about this much later. */
+const REFRESH_MS = 1000 / 60;
 /** First guess of that start-up time; then learnt from every play(). */
 const START_LATENCY_SECONDS = 0.25;
 
@@ -317,7 +325,7 @@ export class SequencePlayback {
     // Start the back element so that it reaches the next clip's first frame as this one ends.
     if (next >= 0 && back.clipIndex === next && !back.rolling && back.target < this.clips[next]!.beginEndTimestamp.startTime) {
       const lead = this.clips[next]!.beginEndTimestamp.startTime - back.target;
-      if (end - mediaTime <= lead + this.latency) {
+      if (end - mediaTime <= lead + this.latency + ARRIVE_EARLY_FRAMES * frame) {
         back.rolling = true;
         this.log(`roll ${next} from ${back.target.toFixed(2)} at ${mediaTime.toFixed(2)}`);
         back.video.muted = true;
@@ -362,11 +370,10 @@ export class SequencePlayback {
     this.pending = { from: index, lastFrameAt: displayAt, lastMediaTime: mediaTime };
     if (back.clipIndex !== next) this.preload(next);
     if (back.rolling && back.held !== null) {
-      // It was waiting on the first frame: shown from the next paint, and set going again.
+      // It was waiting on the first frame: shown once the last one has had its time, and set going again.
       const held = back.held;
       back.held = null;
-      this.bringIn(back, held, performance.now());
-      this.startFront();
+      this.bringInOnPaint(back, held);
       return;
     }
     if (!back.rolling) {
@@ -385,9 +392,15 @@ export class SequencePlayback {
     const frame = 1 / effectiveFrameRate(clip.frameRate);
     const left = clip.beginEndTimestamp.startTime - mediaTime;
     if (left > frame / 2) {
-      // Still before its clip: run a little slower or faster so that it arrives as the front one ends.
-      if (!this.pending && this.frontLeft > frame / 2)
-        slot.video.playbackRate = this.rate * Math.max(0.5, Math.min(2, left / this.frontLeft));
+      // Still before its clip: run a little slower or faster so that it arrives a few frames before
+      // the front one ends (then it waits on the first frame): arriving late is a visible gap.
+      const early = ARRIVE_EARLY_FRAMES * frame;
+      if (left < 2.5 * frame)
+        // The first frame is one of the next two: slowly, so that its frame callback is not skipped
+        // (a late callback found the element already past it, and seeking back costs ~80 ms).
+        slot.video.playbackRate = this.rate * 0.5;
+      else if (!this.pending && this.frontLeft > early + frame / 2)
+        slot.video.playbackRate = this.rate * Math.max(0.5, Math.min(2, left / (this.frontLeft - early)));
       return;
     }
     // The back element shows the next clip's first frame: if the front one has shown its last, swap.
@@ -405,6 +418,12 @@ export class SequencePlayback {
       this.log(`held ${slot.clipIndex} at ${mediaTime.toFixed(2)}`);
       return;
     }
+    if (displayAt < this.dueAt(this.pending) - REFRESH_MS / 2) {
+      // It would show before the front clip's last frame has had its time: it waits for that.
+      slot.video.pause();
+      this.bringInOnPaint(slot, mediaTime);
+      return;
+    }
     this.bringIn(slot, mediaTime, displayAt);
   }
 
@@ -415,7 +434,7 @@ export class SequencePlayback {
     const start = this.clips[index]!.beginEndTimestamp.startTime;
     slot.video.pause();
     this.unwatch(slot);
-    this.log(`${index} ran past its first frame; back to it`);
+    this.log(`${index} ran past its first frame (at ${mediaTimeOf(slot.video).toFixed(3)}, starts ${start.toFixed(3)}); back to it`);
     // Anything since (a seek, a pause, destroy) has stopped the roll: then this is no longer wanted.
     const settled = () => {
       if (this.destroyed || !slot.rolling || slot.clipIndex !== index) return;
@@ -425,11 +444,35 @@ export class SequencePlayback {
         this.log(`held ${index} at ${at.toFixed(2)}`);
         return;
       }
-      this.bringIn(slot, at, performance.now());
-      this.startFront();
+      this.bringInOnPaint(slot, at);
     };
     slot.video.addEventListener('seeked', settled, { once: true });
     seekMedia(slot.video, start);
+  }
+
+  /**
+   * A back element paused on its clip's first frame comes to the front at the first paint that shows
+   * it no earlier than one frame after the front clip's last frame (which is on screen now and keeps
+   * its time), then plays on. Without animation frames (a hidden tab) it comes at once.
+   */
+  private bringInOnPaint(slot: Slot, mediaTime: number) {
+    const p = this.pending!;
+    const index = slot.clipIndex;
+    const due = this.dueAt(p);
+    const go = (shownAt: number) => {
+      if (this.destroyed || this.pending !== p || slot.clipIndex !== index || !slot.rolling) return;
+      this.bringIn(slot, mediaTime, shownAt);
+      this.startFront();
+    };
+    if (typeof requestAnimationFrame !== 'function' || document.hidden) return go(performance.now());
+    // What changes in an animation frame is on screen about one refresh later.
+    const step = (t: number) => (t + REFRESH_MS < due - REFRESH_MS / 2 ? requestAnimationFrame(step) : go(t + REFRESH_MS));
+    requestAnimationFrame(step);
+  }
+
+  /** When the next clip's first frame is due on screen: one frame after the front clip's last. */
+  private dueAt(p: NonNullable<SequencePlayback['pending']>) {
+    return p.lastFrameAt + 1000 / effectiveFrameRate(this.clips[p.from]?.frameRate ?? 0) / this.rate;
   }
 
   // The back element, on the next clip's first frame, comes to the front.
@@ -437,6 +480,7 @@ export class SequencePlayback {
     const p = this.pending!;
     const clip = this.clips[slot.clipIndex]!;
     this.pending = null;
+    this.log(`in ${slot.clipIndex}: shown ${(displayAt - p.lastFrameAt).toFixed(0)} ms after the last frame`);
     this.swap();
     const record = {
       from: p.from,

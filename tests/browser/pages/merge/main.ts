@@ -26,7 +26,7 @@ const toClips = (clips: BenchClip[]): SequenceClip[] =>
   }));
 
 /** Plays the sequence from the start to its end as the merge dialog does (preload 2 s ahead) and returns every switch seen. */
-async function playSequence(clips: BenchClip[]): Promise<{ switches: SwitchRecord[]; preloads: number; wallMs: number }> {
+async function playSequence(clips: BenchClip[]): Promise<{ switches: SwitchRecord[]; preloads: number; wallMs: number; trace: string[] }> {
   const seq = toClips(clips);
   const total = sequenceDuration(seq);
   let preloaded = -1;
@@ -61,8 +61,9 @@ async function playSequence(clips: BenchClip[]): Promise<{ switches: SwitchRecor
   await done;
   const p = (window as unknown as { playback: SequencePlayback }).playback;
   const switches = [...p.switches];
+  const trace = [...p.trace];
   p.destroy();
-  return { switches, preloads, wallMs: performance.now() - t0 };
+  return { switches, preloads, wallMs: performance.now() - t0, trace };
 }
 
 async function buildPreview(clips: BenchClip[]) {
