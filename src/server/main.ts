@@ -104,7 +104,15 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     stopSpawner();
     throw err;
   });
-  const cleanup: Array<() => Promise<void> | void> = [stopSpawner, () => database.close()];
+  // Set as the database starts closing: the queue then sends it nothing more (see queueDb).
+  let databaseClosing = false;
+  const cleanup: Array<() => Promise<void> | void> = [
+    stopSpawner,
+    () => {
+      databaseClosing = true;
+      return database.close();
+    },
+  ];
   const closeAll = async () => {
     for (const fn of cleanup.reverse()) await fn();
   };
@@ -326,7 +334,11 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       if (n) log.info({ media: n }, 'shot index written for media indexed before it existed');
     }
 
-    const boss = await startQueue(database, (err) => app.log.error({ err }, 'queue error'));
+    const boss = await startQueue(
+      database,
+      (err) => app.log.error({ err }, 'queue error'),
+      () => databaseClosing,
+    );
     queueRef.boss = boss;
     // Cleanup runs in reverse: stop the queue, then wait for handlers it gave up on, then the rest.
     let drainJobs = (_ms: number): Promise<void> => Promise.resolve();
