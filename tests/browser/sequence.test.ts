@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from '../e2e/harness';
 import { openPage, servePages, type PageServer } from './harness';
@@ -206,6 +207,24 @@ describe('sequence editor', () => {
     const after = await page.evaluate(() => window.s!.preloads);
     expect(after.map((p) => p.next)).toEqual([1]);
     expect(after[0]!.at).toBeCloseTo(4, 6);
+  });
+
+  it("shows each clip's picture at the row's height, its block's colour beside it", async () => {
+    await sequence();
+    await page.waitForFunction(() => window.s!.engine.debug.pictures === 3);
+    await page.evaluate(() => window.s!.settle());
+    const png = await page.getByTestId('sequence-canvas').screenshot();
+    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 3);
+    // The driver's pictures are 160x90 in hsl(47 * id length, 60 %, 50 %): for a, b, c rgb(204, 171, 51).
+    // In the 90 px row (below the 30 px ruler) a picture fills 4..86 and is 146 px wide (160 * 82 / 90).
+    const picture = [204, 171, 51];
+    for (const [x, y] of [[2, 35], [70, 75], [143, 115], [420, 75], [610, 75]] as const) expect(near(at(x, y), picture), `${x},${y}: ${at(x, y)}`).toBe(true);
+    // Beyond the picture, and in the strips above and below it, the block's own colour: clip a's (the
+    // first) is the ruler's 0x1a1f2a, clip b's the placeholder's 0x222835.
+    for (const [x, y] of [[150, 75], [390, 75], [70, 117]] as const) expect(near(at(x, y), [0x1a, 0x1f, 0x2a]), `${x},${y}: ${at(x, y)}`).toBe(true);
+    expect(near(at(560, 75), [0x22, 0x28, 0x35]), `560,75: ${at(560, 75)}`).toBe(true);
   });
 
   it('draws only on demand', async () => {

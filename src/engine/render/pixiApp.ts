@@ -1,7 +1,33 @@
-import { Application, Ticker } from 'pixi.js';
+import { Application, extensions, ExtensionType, GlLimitsSystem, Ticker } from 'pixi.js';
 // Pixi's eval-free shader and uniform uploaders: the app's Content-Security-Policy allows no eval.
 import 'pixi.js/unsafe-eval';
 import type { Teardown } from '../Teardown';
+
+/**
+ * Textures one draw call may sample. Pixi batches up to 16 by default, with a shader that picks the
+ * texture through a chain of 16 ifs per pixel; a renderer without a GPU (SwiftShader, software GL in
+ * VMs and remote desktops) pays for every branch: the clip editor's frame took 36 ms there and takes
+ * 12 ms with one (tests/bench/merge.bench.ts). A GPU draws the extra calls (one per picture) for free.
+ */
+export const MAX_BATCH_TEXTURES = 1;
+
+/** Pixi's WebGL limits, with batches capped at MAX_BATCH_TEXTURES (it replaces the system of the same name). */
+class CappedLimitsSystem extends GlLimitsSystem {
+  static override extension = { type: [ExtensionType.WebGLSystem], name: 'limits' } as const;
+
+  override contextChange() {
+    super.contextChange();
+    this.maxBatchableTextures = Math.min(this.maxBatchableTextures, MAX_BATCH_TEXTURES);
+  }
+}
+
+let limitsCapped = false;
+function capBatchTextures() {
+  if (limitsCapped) return;
+  limitsCapped = true;
+  extensions.remove(GlLimitsSystem);
+  extensions.add(CappedLimitsSystem);
+}
 
 /**
  * A Pixi application that draws only when asked: no ticker, no Pixi event system (it listens on
@@ -12,6 +38,7 @@ export async function createOnDemandApp(o: { width: number; height: number; back
   // polling. The engines render on demand and free their textures themselves, so it stays stopped.
   Ticker.system.autoStart = false;
   Ticker.system.stop();
+  capBatchTextures();
   const app = new Application();
   await app.init({
     preference: 'webgl',

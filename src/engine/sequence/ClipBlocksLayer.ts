@@ -27,6 +27,8 @@ export class ClipBlocksLayer {
     private readonly pictureOf: PictureOf | null,
     private readonly onChange: () => void,
     private readonly signal: () => AbortSignal,
+    /** Device pixels per CSS pixel of the canvas. */
+    private readonly resolution = 1,
   ) {
     this.container.addChild(this.blocks, this.pictures);
   }
@@ -47,10 +49,17 @@ export class ClipBlocksLayer {
     clips.forEach((clip, i) => {
       const x = starts[i]! * v.pxPerSecond;
       const w = Math.max(1, clip.duration * v.pxPerSecond - BLOCK_GAP);
-      g.rect(x, top, w, h).fill(i % 2 ? COLORS.placeholder : COLORS.ruler);
-      g.rect(x, top, w, 3).fill(COLORS.tickMajor);
       live.add(clip.id);
-      this.place(clip, x, top + 4, w, h - 8);
+      // The block's colour only where its picture does not cover it: a software renderer pays for
+      // every pixel drawn twice.
+      const covered = this.place(clip, x, top + 4, w, h - 8);
+      const color = i % 2 ? COLORS.placeholder : COLORS.ruler;
+      if (covered > 0) {
+        g.rect(x, top, w, 4).rect(x, top + h - 4, w, 4);
+        if (w > covered) g.rect(x + covered, top + 4, w - covered, h - 8);
+        g.fill(color);
+      } else g.rect(x, top, w, h).fill(color);
+      g.rect(x, top, w, 3).fill(COLORS.tickMajor);
     });
     if (dropIndex !== null) g.rect(Math.round(starts[dropIndex]! * v.pxPerSecond) - 2, top, 4, h).fill(COLORS.accentHover);
     for (const id of [...this.sprites.keys()]) if (!live.has(id)) this.drop(id);
@@ -65,7 +74,8 @@ export class ClipBlocksLayer {
     p.texture.destroy(true);
   }
 
-  private place(clip: SequenceClip, x: number, y: number, w: number, h: number) {
+  /** Places the clip's picture in its block (x, y, w, h) and returns the width it covers (0: none yet). */
+  private place(clip: SequenceClip, x: number, y: number, w: number, h: number): number {
     const picture = this.sprites.get(clip.id);
     if (picture) {
       const { sprite, texture } = picture;
@@ -80,15 +90,21 @@ export class ClipBlocksLayer {
       sprite.scale.set(scale);
       sprite.position.set(x, y);
       sprite.visible = w > 8;
-      return;
+      return sprite.visible ? Math.min(w, width * scale) : 0;
     }
-    if (!this.pictureOf || this.loading.has(clip.id)) return;
+    if (!this.pictureOf || this.loading.has(clip.id)) return 0;
     this.loading.add(clip.id);
     this.pictureOf(clip, this.signal())
+      .then((image) => atHeight(image, Math.round(h * this.resolution)))
       .then((image) => {
         this.loading.delete(clip.id);
-        if (this.destroyed) return;
+        if (this.destroyed) {
+          if ('close' in image) image.close();
+          return;
+        }
         const texture = Texture.from(image);
+        // Drawn at its own size: one texel per pixel, no filtering.
+        texture.source.scaleMode = 'nearest';
         const sprite = new Sprite(texture);
         this.pictures.addChild(sprite);
         this.sprites.set(clip.id, { sprite, texture, crop: null });
@@ -96,6 +112,7 @@ export class ClipBlocksLayer {
         this.onChange();
       })
       .catch(() => this.loading.delete(clip.id));
+    return 0;
   }
 
   /** Frees every picture's sprite, mask and texture. */
@@ -103,4 +120,22 @@ export class ClipBlocksLayer {
     this.destroyed = true;
     for (const id of [...this.sprites.keys()]) this.drop(id);
   }
+}
+
+/**
+ * The picture resized once to the block's height in device pixels, by the browser's own resampler:
+ * drawn 1:1 it stays sharp (a larger picture shrunk on the GPU without mipmaps aliases), and a
+ * software renderer samples one texel per pixel. The original bitmap is closed.
+ */
+async function atHeight(image: ImageBitmap | HTMLImageElement, height: number): Promise<ImageBitmap | HTMLImageElement> {
+  const h0 = 'naturalHeight' in image ? image.naturalHeight : image.height;
+  const w0 = 'naturalWidth' in image ? image.naturalWidth : image.width;
+  if (typeof createImageBitmap !== 'function' || !(h0 > 0) || !(w0 > 0) || h0 === height || !(height > 0)) return image;
+  const resized = await createImageBitmap(image, {
+    resizeHeight: height,
+    resizeWidth: Math.max(1, Math.round((w0 * height) / h0)),
+    resizeQuality: 'high',
+  });
+  if ('close' in image) image.close();
+  return resized;
 }

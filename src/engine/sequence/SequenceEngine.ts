@@ -143,6 +143,7 @@ export class SequenceEngine extends OnDemandEngine<SequenceEngineState> {
       this.options.thumbnail ?? null,
       () => this.invalidate(),
       () => this.teardown.abortController().signal,
+      app.renderer.resolution,
     );
     app.stage.addChild(this.blocks.container, this.ruler.container, this.rangeLayer.container, this.playhead.graphics);
 
