@@ -7,7 +7,7 @@
 //      on segment boundaries. Target <= 10 s.
 //   3. clip editor frame with 50 clips (pictures on): dragging a clip across the timeline, trimming
 //      with a handle, and playback moving the playhead, one step per frame. Target p95 <= 16 ms.
-// Run: flock /tmp/clipseek-chromium.lock npm run bench merge
+// Run: flock /tmp/clipseek-chromium.lock npm run bench merge   (MERGE_PARTS=2,3 runs only those)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,9 +50,10 @@ async function main(): Promise<number> {
   const server = await servePages(files);
   const playlist = (name: string) => `${server.url}/media/${name}/playlist.m3u8`;
   let failed = false;
+  const parts = new Set((process.env.MERGE_PARTS ?? '1,2,3').split(','));
   try {
     // 1. Gap at a clip switch.
-    {
+    if (parts.has('1')) {
       const browser = await openPage(server, 'merge/index.html', { width: 800, height: 500 });
       const { page } = browser;
       await page.waitForFunction(() => document.body.dataset.ready === 'true');
@@ -84,7 +85,7 @@ async function main(): Promise<number> {
     }
 
     // 2. Local preview build.
-    {
+    if (parts.has('2')) {
       const browser = await openPage(server, 'merge/index.html', { width: 800, height: 500 });
       const { page } = browser;
       await page.waitForFunction(() => document.body.dataset.ready === 'true');
@@ -111,7 +112,7 @@ async function main(): Promise<number> {
     }
 
     // 3. Clip editor frame with 50 clips.
-    {
+    if (parts.has('3')) {
       const browser = await openPage(server, 'merge/index.html', { width: 1400, height: 600 });
       const { page } = browser;
       await page.waitForFunction(() => document.body.dataset.ready === 'true');

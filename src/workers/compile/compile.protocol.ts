@@ -15,6 +15,12 @@ export interface CompilePart {
   duration: number;
 }
 
+/** A part cut by one worker, with its place in the compilation (clip, then part within the clip). */
+export interface CutPart extends CompilePart {
+  clip: number;
+  part: number;
+}
+
 export interface CutTimings {
   loadMs: number;
   fetchMs: number;
@@ -22,16 +28,28 @@ export interface CutTimings {
   encodedSeconds: number;
 }
 
+/**
+ * The ffmpeg.wasm core a worker runs: its script's URL and its .wasm, compiled once by the page and
+ * shared by every worker (each instantiates it with its own memory).
+ */
+export interface CoreRef {
+  coreURL: string;
+  wasm: WebAssembly.Module;
+}
+
 /** Messages of the local compilation preview worker (ffmpeg.wasm, single thread, self-hosted). */
 export type CompileProtocol = {
-  /** Cuts clips into parts (whole segments copied, partial ones re-encoded), in order; buffers transferred back. */
+  /**
+   * Cuts this worker's share (`share.index` of `share.of`, compilePlan's shareParts) of the clips'
+   * parts: whole segments copied, partial ones re-encoded; buffers transferred back.
+   */
   cut: {
-    params: { clips: CompileClip[]; coreURL: string; wasmURL: string };
-    result: { parts: CompilePart[]; timings: CutTimings };
+    params: { clips: CompileClip[]; share: { index: number; of: number } } & CoreRef;
+    result: { parts: CutPart[]; timings: CutTimings };
   };
   /** Joins parts, in order, into one MP4 without re-encoding. */
   join: {
-    params: { parts: CompilePart[]; coreURL: string; wasmURL: string };
+    params: { parts: CompilePart[] } & CoreRef;
     result: { mp4: ArrayBuffer; joinMs: number };
   };
 };

@@ -1,8 +1,8 @@
 /// <reference lib="webworker" />
 import { serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
-import { encodedSeconds, parseMediaPlaylist, planClip, type ClipPart } from './compilePlan';
+import { parseMediaPlaylist, planClip, shareParts, type ClipPart } from './compilePlan';
 import { effectiveFrameRate } from '../../engine/kernels/frames';
-import type { CompilePart, CompileProtocol } from './compile.protocol';
+import type { CompileProtocol, CoreRef, CutPart } from './compile.protocol';
 
 // The ffmpeg.wasm core (the Emscripten module @ffmpeg/ffmpeg wraps in its own worker), driven
 // directly here so that fetching, planning and cutting all happen off the page in one worker.
@@ -12,16 +12,23 @@ interface FFmpegCore {
   reset(): void;
   setLogger(fn: (log: { type: string; message: string }) => void): void;
 }
-type CreateCore = (options: { mainScriptUrlOrBlob: string }) => Promise<FFmpegCore>;
+type CreateCore = (options: {
+  instantiateWasm: (imports: WebAssembly.Imports, ready: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
+}) => Promise<FFmpegCore>;
 
 let core: Promise<FFmpegCore> | null = null;
 let lastLog: string[] = [];
 
-function loadCore(coreURL: string, wasmURL: string): Promise<FFmpegCore> {
+function loadCore({ coreURL, wasm }: CoreRef): Promise<FFmpegCore> {
   core ??= (async () => {
     const mod = (await import(/* @vite-ignore */ coreURL)) as { default: CreateCore };
-    // The core finds its .wasm through this fragment (its own convention); both URLs are the app's.
-    const c = await mod.default({ mainScriptUrlOrBlob: `${coreURL}#${btoa(JSON.stringify({ wasmURL, workerURL: '' }))}` });
+    const c = await mod.default({
+      // The page's compiled module (Emscripten's hook): no second download or compile per worker.
+      instantiateWasm: (imports, ready) => {
+        void WebAssembly.instantiate(wasm, imports).then((instance) => ready(instance, wasm));
+        return {};
+      },
+    });
     c.setLogger(({ message }) => {
       lastLog.push(message);
       if (lastLog.length > 30) lastLog.shift();
@@ -60,55 +67,53 @@ async function fetchAll(urls: string[], limit = 4): Promise<Map<string, Uint8Arr
 const bufferOf = (data: Uint8Array) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
 
 serveRpc<CompileProtocol>(self as unknown as RpcEndpoint, {
-  cut: async ({ clips, coreURL, wasmURL }) => {
+  cut: async ({ clips, share, coreURL, wasm }) => {
     const t0 = performance.now();
-    const c = await loadCore(coreURL, wasmURL);
+    const c = await loadCore({ coreURL, wasm });
     const t1 = performance.now();
     const playlists = await fetchAll(clips.map((clip) => clip.playlistUrl));
     const plans: ClipPart[][] = clips.map((clip) =>
       planClip(parseMediaPlaylist(new TextDecoder().decode(playlists.get(clip.playlistUrl)!), clip.playlistUrl), clip.start, clip.end),
     );
-    const segments = await fetchAll(plans.flat().map((p) => p.segment.url));
+    // Every worker plans all clips and cuts the parts that fall to it.
+    const owners = shareParts(plans, share.of);
+    const mine = plans.flatMap((plan, clip) => plan.map((part, i) => ({ clip, i, part })).filter((p) => owners[clip]![p.i] === share.index));
+    const segments = await fetchAll(mine.map((p) => p.part.segment.url));
     const t2 = performance.now();
-    const parts: CompilePart[] = [];
-    plans.forEach((plan, i) => {
-      const fps = effectiveFrameRate(clips[i]!.frameRate);
-      for (const part of plan) {
-        const bytes = segments.get(part.segment.url)!;
-        if (part.kind === 'copy') {
-          parts.push({ ts: bufferOf(bytes), duration: part.segment.duration });
-          continue;
-        }
-        c.FS.writeFile('in.ts', bytes);
-        // Decoded from the segment's first (key)frame and cut on the output side, by whole frames: from
-        // the frame at `from`, exactly `frames` of them. High profile and 4:2:0 like the rendition.
-        const frames = Math.max(1, Math.round((part.to - part.from) * fps));
-        run(c, [
-          ...['-i', 'in.ts', '-ss', Math.max(0, part.from - 0.5 / fps).toFixed(6), '-t', (frames / fps + 0.5 / fps).toFixed(6)],
-          ...['-frames:v', String(frames), '-map', '0:v:0', '-map', '0:a:0?'],
-          ...['-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p'],
-          ...['-c:a', 'aac', '-b:a', '128k', '-f', 'mpegts', 'out.ts'],
-        ]);
-        parts.push({ ts: bufferOf(c.FS.readFile('out.ts')), duration: frames / fps });
-        c.FS.unlink('in.ts');
-        c.FS.unlink('out.ts');
+    const parts: CutPart[] = [];
+    let encoded = 0;
+    for (const { clip, i, part } of mine) {
+      const fps = effectiveFrameRate(clips[clip]!.frameRate);
+      const bytes = segments.get(part.segment.url)!;
+      if (part.kind === 'copy') {
+        parts.push({ ts: bufferOf(bytes), duration: part.segment.duration, clip, part: i });
+        continue;
       }
-    });
-    const timings = {
-      loadMs: t1 - t0,
-      fetchMs: t2 - t1,
-      encodeMs: performance.now() - t2,
-      encodedSeconds: plans.reduce((s, p) => s + encodedSeconds(p), 0),
-    };
+      encoded += part.to - part.from;
+      c.FS.writeFile('in.ts', bytes);
+      // Decoded from the segment's first (key)frame and cut on the output side, by whole frames: from
+      // the frame at `from`, exactly `frames` of them. High profile and 4:2:0 like the rendition.
+      const frames = Math.max(1, Math.round((part.to - part.from) * fps));
+      run(c, [
+        ...['-i', 'in.ts', '-ss', Math.max(0, part.from - 0.5 / fps).toFixed(6), '-t', (frames / fps + 0.5 / fps).toFixed(6)],
+        ...['-frames:v', String(frames), '-map', '0:v:0', '-map', '0:a:0?'],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p'],
+        ...['-c:a', 'aac', '-b:a', '128k', '-f', 'mpegts', 'out.ts'],
+      ]);
+      parts.push({ ts: bufferOf(c.FS.readFile('out.ts')), duration: frames / fps, clip, part: i });
+      c.FS.unlink('in.ts');
+      c.FS.unlink('out.ts');
+    }
+    const timings = { loadMs: t1 - t0, fetchMs: t2 - t1, encodeMs: performance.now() - t2, encodedSeconds: encoded };
     return withTransfer(
       { parts, timings },
       parts.map((p) => p.ts),
     );
   },
 
-  join: async ({ parts, coreURL, wasmURL }) => {
+  join: async ({ parts, coreURL, wasm }) => {
     const t0 = performance.now();
-    const c = await loadCore(coreURL, wasmURL);
+    const c = await loadCore({ coreURL, wasm });
     const names = parts.map((p, i) => {
       const name = `p${i}.ts`;
       c.FS.writeFile(name, new Uint8Array(p.ts));

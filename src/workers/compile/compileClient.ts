@@ -8,9 +8,28 @@ import type { CompileClip, CompilePart, CompileProtocol } from './compile.protoc
 
 /**
  * Two workers, each with its own single-thread core: the re-encoding of clip heads and tails is the
- * cost, and it splits by clip, so two cores build a preview in about half the time.
+ * cost, and it splits by part, so two cores build a preview in about half the time.
  */
 const WORKERS = 2;
+
+let compiled: Promise<WebAssembly.Module> | null = null;
+
+/**
+ * The core's .wasm, fetched and compiled once per page and handed to every worker: each compiling
+ * its own copy cost a second download and a second optimising compile competing for the same two
+ * cores (tests/bench/merge.bench.ts).
+ */
+function compiledCore(): Promise<WebAssembly.Module> {
+  compiled ??= (async () => {
+    const res = await fetch(new URL(wasmURL, location.href).href);
+    if (!res.ok) throw new WorkerRpcError(`Could not load the preview encoder (${res.status}).`);
+    // Compiled while it downloads when the server names its type (streaming compilation requires it).
+    if (res.headers.get('content-type')?.startsWith('application/wasm')) return WebAssembly.compileStreaming(res);
+    return WebAssembly.compile(await res.arrayBuffer());
+  })();
+  compiled.catch(() => (compiled = null));
+  return compiled;
+}
 
 const pool: { worker: Worker; rpc: RpcClient<CompileProtocol> }[] = [];
 
@@ -37,21 +56,24 @@ function client(i: number): RpcClient<CompileProtocol> {
 
 /** Builds the compilation preview (an MP4 Blob) of `clips` in the browser, with ffmpeg.wasm in workers. */
 export async function buildCompilationPreview(clips: CompileClip[]) {
-  const urls = { coreURL: new URL(coreURL, location.href).href, wasmURL: new URL(wasmURL, location.href).href };
+  const t0 = performance.now();
+  const core = { coreURL: new URL(coreURL, location.href).href, wasm: await compiledCore() };
+  const compileMs = performance.now() - t0;
   const n = Math.max(1, Math.min(WORKERS, clips.length));
-  // Consecutive runs of clips per worker, so the parts come back in order.
-  const groups = Array.from({ length: n }, (_, i) =>
-    clips.slice(Math.round((i * clips.length) / n), Math.round(((i + 1) * clips.length) / n)),
-  );
-  const cuts = await Promise.all(groups.map((group, i) => client(i).call('cut', { clips: group, ...urls })));
-  const parts: CompilePart[] = cuts.flatMap((c) => c.parts);
+  // Each worker cuts its share of the parts, balanced by what they cost (compilePlan's shareParts);
+  // they are put back in the compilation's order here.
+  const cuts = await Promise.all(Array.from({ length: n }, (_, i) => client(i).call('cut', { clips, share: { index: i, of: n }, ...core })));
+  const parts: CompilePart[] = cuts
+    .flatMap((c) => c.parts)
+    .sort((a, b) => a.clip - b.clip || a.part - b.part)
+    .map(({ ts, duration }) => ({ ts, duration }));
   const { mp4, joinMs } = await client(0).call(
     'join',
-    { parts, ...urls },
+    { parts, ...core },
     parts.map((p) => p.ts),
   );
   const timings = {
-    loadMs: Math.max(...cuts.map((c) => c.timings.loadMs)),
+    loadMs: compileMs + Math.max(...cuts.map((c) => c.timings.loadMs)),
     fetchMs: Math.max(...cuts.map((c) => c.timings.fetchMs)),
     encodeMs: Math.max(...cuts.map((c) => c.timings.encodeMs)),
     joinMs,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodedSeconds, parseMediaPlaylist, planClip } from './compilePlan';
+import { encodedSeconds, parseMediaPlaylist, partCost, planClip, shareParts } from './compilePlan';
 
 const playlist = `#EXTM3U
 #EXT-X-VERSION:3
@@ -36,4 +36,20 @@ describe('local preview plan', () => {
       { kind: 'encode', segment: segments[2], from: expect.closeTo(0.2, 6), to: expect.closeTo(1.1, 6) },
     ]);
   });
+
+  it('shares the re-encoding between workers by cost, not by clip', () => {
+    // Five clips: each has a head and a tail to re-encode; by clip, 3 and 2 of them would fall to one worker.
+    const plans = [0.3, 1.1, 0.7, 1.9, 0.5].map((s) => planClip(segments, s, 5.5 + s / 4));
+    const owners = shareParts(plans, 2);
+    const load = [0, 0];
+    plans.forEach((plan, c) => plan.forEach((part, i) => (load[owners[c]![i]!]! += partCost(part))));
+    const total = load[0]! + load[1]!;
+    const biggest = Math.max(...plans.flat().map(partCost));
+    expect(Math.abs(load[0]! - load[1]!)).toBeLessThanOrEqual(biggest);
+    expect(Math.max(...load)).toBeLessThan(total * 0.6);
+    // Every worker computes the same answer; one worker takes everything.
+    expect(shareParts(plans, 2)).toEqual(owners);
+    expect(shareParts(plans, 1).flat().every((w) => w === 0)).toBe(true);
+  });
 });
+

@@ -55,3 +55,29 @@ export function planClip(segments: readonly HlsSegment[], start: number, end: nu
 
 /** Seconds of a plan that are decoded and re-encoded (the cost that matters on one wasm thread). */
 export const encodedSeconds = (parts: readonly ClipPart[]) => parts.reduce((s, p) => s + (p.kind === 'encode' ? p.to - p.from : 0), 0);
+
+/**
+ * What a part costs one wasm thread, in seconds of media: an encoded part is decoded from its
+ * segment's first (key)frame up to `to` and encoded from `from`; a copied one is only moved.
+ */
+export const partCost = (p: ClipPart) => (p.kind === 'encode' ? p.to + (p.to - p.from) : 0);
+
+/**
+ * Which of `workers` workers cuts each part of `plans` (per clip, per part): the costliest first, each
+ * to the least loaded so far (ties to the lowest index). Deterministic, so every worker, planning the
+ * same clips, takes its own share without being told the others'.
+ */
+export function shareParts(plans: readonly (readonly ClipPart[])[], workers: number): number[][] {
+  const n = Math.max(1, Math.floor(workers));
+  const owner = plans.map((plan) => plan.map(() => 0));
+  const all = plans.flatMap((plan, clip) => plan.map((part, i) => ({ clip, i, cost: partCost(part) })));
+  all.sort((a, b) => b.cost - a.cost || a.clip - b.clip || a.i - b.i);
+  const load = new Array<number>(n).fill(0);
+  for (const p of all) {
+    let w = 0;
+    for (let k = 1; k < n; k++) if (load[k]! < load[w]! - 1e-9) w = k;
+    owner[p.clip]![p.i] = w;
+    load[w]! += p.cost;
+  }
+  return owner;
+}
