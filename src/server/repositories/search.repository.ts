@@ -15,7 +15,13 @@ export interface FrameRow {
   sim?: number;
 }
 
-/** A shot's keyframe times in order and where it ends (null where not recorded), by `${mediaId}:${shotIdx}`. */
+/** The key of a shot in maps of shots: its media and its index. */
+export const shotKey = (mediaId: string, shotIdx: number) => `${mediaId}:${shotIdx}`;
+
+/** Where shot (`media`, `idx`) ends (null where not recorded): a subquery on the shots table. */
+const shotEnd = (media: string, idx: string) => sql`(select s."end" from shots s where s.media_id = ${sql.ref(media)} and s.idx = ${sql.ref(idx)})`;
+
+/** A shot's keyframe times in order and where it ends (null where not recorded), by shotKey. */
 export interface ShotTimes {
   times: number[];
   end: number | null;
@@ -55,7 +61,7 @@ export class SearchRepository {
         .limit(limit);
       if (mediaIds?.length) q = q.where('media_id', 'in', mediaIds);
       for (const r of await q.execute()) {
-        const key = `${r.media_id}:${r.shot_idx}`;
+        const key = shotKey(r.media_id, r.shot_idx);
         if (r.score > (best.get(key)?.score ?? 0)) best.set(key, { mediaId: r.media_id, shotIdx: r.shot_idx, score: r.score });
       }
     }
@@ -88,7 +94,7 @@ export class SearchRepository {
     const rows = await sql<FrameRow & { shot_end: number | null }>`
       select k.id, k.media_id, k.library_id, k.t, k.shot_idx, k.objects, k.classes, k.colours, k.ocr, p.shot_end
       from (
-        select u.media_id, u.shot_idx, (select s."end" from shots s where s.media_id = u.media_id and s.idx = u.shot_idx) as shot_end
+        select u.media_id, u.shot_idx, ${shotEnd('u.media_id', 'u.shot_idx')} as shot_end
         from unnest(${shots.map((s) => s.mediaId)}::uuid[], ${shots.map((s) => s.shotIdx)}::int[]) as u(media_id, shot_idx)
       ) p
       join keyframes k on k.media_id = p.media_id and k.shot_idx = p.shot_idx
@@ -107,10 +113,10 @@ export class SearchRepository {
     const rows = await sql<{ media_id: string; shot_idx: number; times: number[]; end: number | null }>`
       select p.media_id, p.shot_idx,
         array(select k.t from keyframes k where k.media_id = p.media_id and k.shot_idx = p.shot_idx order by k.t) as times,
-        (select s."end" from shots s where s.media_id = p.media_id and s.idx = p.shot_idx) as "end"
+        ${shotEnd('p.media_id', 'p.shot_idx')} as "end"
       from unnest(${shots.map((s) => s.mediaId)}::uuid[], ${shots.map((s) => s.shotIdx)}::int[]) as p(media_id, shot_idx)`.execute(this.db);
     for (const r of rows.rows)
-      out.set(`${r.media_id}:${r.shot_idx}`, { times: r.times.map(Number), end: r.end === null ? null : Number(r.end) });
+      out.set(shotKey(r.media_id, r.shot_idx), { times: r.times.map(Number), end: r.end === null ? null : Number(r.end) });
     return out;
   }
 

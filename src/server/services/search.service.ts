@@ -14,7 +14,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { AppError, badRequest } from '../errors';
 import type { MediaRepository } from '../repositories/media.repository';
-import type { FrameRow, SearchRepository, ShotTimes } from '../repositories/search.repository';
+import { shotKey, type FrameRow, type SearchRepository, type ShotTimes } from '../repositories/search.repository';
 import type { UserRow } from '../repositories/user.repository';
 import type { Access } from './access';
 import { toMedia } from './mediaView';
@@ -133,7 +133,7 @@ export class SearchService {
     for (const [i, q] of query.entries()) {
       for (const { term, weight } of q.lookups)
         for (const s of byTerm.get(term) ?? []) {
-          const key = `${s.mediaId}:${s.shotIdx}`;
+          const key = shotKey(s.mediaId, s.shotIdx);
           const cur = shots.get(key) ?? { mediaId: s.mediaId, shotIdx: s.shotIdx, perConcept: query.map(() => 0) };
           cur.perConcept[i] = Math.max(cur.perConcept[i]!, s.score * weight);
           shots.set(key, cur);
@@ -143,7 +143,7 @@ export class SearchService {
     const best = [...shots.values()].sort((a, b) => mean(b.perConcept) - mean(a.perConcept)).slice(0, SHOTS_SCORED);
     const scored = new Map<string, Scored>();
     for (const f of await this.d.search.framesOfShots(best)) {
-      const key = `${f.media_id}:${f.shot_idx}`;
+      const key = shotKey(f.media_id, f.shot_idx);
       (known.get(key) ?? known.set(key, { times: [], end: f.shot_end }).get(key)!).times.push(f.t);
       const s = queryScore(f, concepts);
       if (s > 0) scored.set(f.id, { frame: f, score: s });
@@ -197,14 +197,14 @@ export class SearchService {
   private async toMoments(scored: Scored[], known?: Map<string, ShotTimes>): Promise<Moment[]> {
     const byShot = new Map<string, Scored[]>();
     for (const s of scored) {
-      const key = `${s.frame.media_id}:${s.frame.shot_idx}`;
+      const key = shotKey(s.frame.media_id, s.frame.shot_idx);
       (byShot.get(key) ?? byShot.set(key, []).get(key)!).push(s);
     }
     const shotKeys = [...byShot.values()].map((l) => ({ mediaId: l[0]!.frame.media_id, shotIdx: l[0]!.frame.shot_idx }));
-    const unknown = shotKeys.filter((k) => !known?.has(`${k.mediaId}:${k.shotIdx}`));
+    const unknown = shotKeys.filter((k) => !known?.has(shotKey(k.mediaId, k.shotIdx)));
     const times = new Map([...(known ?? []), ...(unknown.length ? await this.d.search.shotTimes(unknown) : [])]);
     // A media's duration ends a moment only where its shot has no recorded end (not read otherwise).
-    const endless = [...new Set(shotKeys.filter((k) => times.get(`${k.mediaId}:${k.shotIdx}`)?.end == null).map((k) => k.mediaId))];
+    const endless = [...new Set(shotKeys.filter((k) => times.get(shotKey(k.mediaId, k.shotIdx))?.end == null).map((k) => k.mediaId))];
     const durations = new Map(endless.length ? (await this.d.media.manyById(endless)).map((m) => [m.id, m.duration ?? 0]) : []);
     const out: Moment[] = [];
     for (const [key, list] of byShot) {
