@@ -220,10 +220,22 @@ describe('sequence editor', () => {
     // The driver's pictures are 160x90 in hsl(47 * id length, 60 %, 50 %): for a, b, c rgb(204, 171, 51).
     // In the 90 px row (below the 30 px ruler) a picture fills 4..86 and is 146 px wide (160 * 82 / 90).
     const picture = [204, 171, 51];
-    for (const [x, y] of [[2, 35], [70, 75], [143, 115], [420, 75], [610, 75]] as const) expect(near(at(x, y), picture), `${x},${y}: ${at(x, y)}`).toBe(true);
+    for (const [x, y] of [
+      [2, 35],
+      [70, 75],
+      [143, 115],
+      [420, 75],
+      [610, 75],
+    ] as const)
+      expect(near(at(x, y), picture), `${x},${y}: ${at(x, y)}`).toBe(true);
     // Beyond the picture, and in the strips above and below it, the block's own colour: clip a's (the
     // first) is the ruler's 0x1a1f2a, clip b's the placeholder's 0x222835.
-    for (const [x, y] of [[150, 75], [390, 75], [70, 117]] as const) expect(near(at(x, y), [0x1a, 0x1f, 0x2a]), `${x},${y}: ${at(x, y)}`).toBe(true);
+    for (const [x, y] of [
+      [150, 75],
+      [390, 75],
+      [70, 117],
+    ] as const)
+      expect(near(at(x, y), [0x1a, 0x1f, 0x2a]), `${x},${y}: ${at(x, y)}`).toBe(true);
     expect(near(at(560, 75), [0x22, 0x28, 0x35]), `560,75: ${at(560, 75)}`).toBe(true);
   });
 

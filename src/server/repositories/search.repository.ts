@@ -19,7 +19,8 @@ export interface FrameRow {
 export const shotKey = (mediaId: string, shotIdx: number) => `${mediaId}:${shotIdx}`;
 
 /** Where shot (`media`, `idx`) ends (null where not recorded): a subquery on the shots table. */
-const shotEnd = (media: string, idx: string) => sql`(select s."end" from shots s where s.media_id = ${sql.ref(media)} and s.idx = ${sql.ref(idx)})`;
+const shotEnd = (media: string, idx: string) =>
+  sql`(select s."end" from shots s where s.media_id = ${sql.ref(media)} and s.idx = ${sql.ref(idx)})`;
 
 /** A shot's keyframe times in order and where it ends (null where not recorded), by shotKey. */
 export interface ShotTimes {

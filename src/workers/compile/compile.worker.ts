@@ -77,7 +77,9 @@ serveRpc<CompileProtocol>(self as unknown as RpcEndpoint, {
     );
     // Every worker plans all clips and cuts the parts that fall to it.
     const owners = shareParts(plans, share.of);
-    const mine = plans.flatMap((plan, clip) => plan.map((part, i) => ({ clip, i, part })).filter((p) => owners[clip]![p.i] === share.index));
+    const mine = plans.flatMap((plan, clip) =>
+      plan.map((part, i) => ({ clip, i, part })).filter((p) => owners[clip]![p.i] === share.index),
+    );
     const segments = await fetchAll(mine.map((p) => p.part.segment.url));
     const t2 = performance.now();
     const parts: CutPart[] = [];

@@ -62,7 +62,9 @@ export async function buildCompilationPreview(clips: CompileClip[]) {
   const n = Math.max(1, Math.min(WORKERS, clips.length));
   // Each worker cuts its share of the parts, balanced by what they cost (compilePlan's shareParts);
   // they are put back in the compilation's order here.
-  const cuts = await Promise.all(Array.from({ length: n }, (_, i) => client(i).call('cut', { clips, share: { index: i, of: n }, ...core })));
+  const cuts = await Promise.all(
+    Array.from({ length: n }, (_, i) => client(i).call('cut', { clips, share: { index: i, of: n }, ...core })),
+  );
   const parts: CompilePart[] = cuts
     .flatMap((c) => c.parts)
     .sort((a, b) => a.clip - b.clip || a.part - b.part)

@@ -49,7 +49,10 @@ describe('local preview plan', () => {
     expect(Math.max(...load)).toBeLessThan(total * 0.6);
     // Every worker computes the same answer; one worker takes everything.
     expect(shareParts(plans, 2)).toEqual(owners);
-    expect(shareParts(plans, 1).flat().every((w) => w === 0)).toBe(true);
+    expect(
+      shareParts(plans, 1)
+        .flat()
+        .every((w) => w === 0),
+    ).toBe(true);
   });
 });
-
