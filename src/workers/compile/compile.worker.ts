@@ -22,13 +22,19 @@ let lastLog: string[] = [];
 function loadCore({ coreURL, wasm }: CoreRef): Promise<FFmpegCore> {
   core ??= (async () => {
     const mod = (await import(/* @vite-ignore */ coreURL)) as { default: CreateCore };
-    const c = await mod.default({
-      // The page's compiled module (Emscripten's hook): no second download or compile per worker.
-      instantiateWasm: (imports, ready) => {
-        void WebAssembly.instantiate(wasm, imports).then((instance) => ready(instance, wasm));
-        return {};
-      },
-    });
+    // Emscripten's hook has no way to fail: a failed instantiation rejects the load through this.
+    let failed: (error: unknown) => void = () => {};
+    const instantiation = new Promise<never>((_, reject) => (failed = reject));
+    const c = await Promise.race([
+      mod.default({
+        // The page's compiled module: no second download or compile per worker.
+        instantiateWasm: (imports, ready) => {
+          WebAssembly.instantiate(wasm, imports).then((instance) => ready(instance, wasm), failed);
+          return {};
+        },
+      }),
+      instantiation,
+    ]);
     c.setLogger(({ message }) => {
       lastLog.push(message);
       if (lastLog.length > 30) lastLog.shift();

@@ -33,8 +33,9 @@ function compiledCore(): Promise<WebAssembly.Module> {
 
 const pool: { worker: Worker; rpc: RpcClient<CompileProtocol> }[] = [];
 
-/** The one teardown of the preview workers: rejects pending builds and terminates them (and their wasm memory). */
+/** The one teardown of the preview workers: rejects pending builds and terminates them (and their wasm memory); the compiled core goes too. */
 export function stopCompileWorkers() {
+  compiled = null;
   for (const { worker, rpc } of pool.splice(0)) {
     rpc.dispose();
     worker.terminate();
