@@ -435,7 +435,7 @@ describe('search', () => {
     await page.waitForURL((u) => /^[0-9a-f]{16}$/.test(u.searchParams.get('image') ?? '') && !u.searchParams.has('text'));
     const dogId = imageParam();
     expect(page.url().length).toBeLessThan(300);
-    expect(await box.inputValue()).toBe('');
+    await expect.poll(() => box.inputValue(), { message: 'the text gives way to the image' }).toBe('');
     await page
       .getByText(/^\d+ moments?$|^No moments found$/)
       .first()

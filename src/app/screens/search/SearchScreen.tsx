@@ -271,6 +271,8 @@ export default function SearchScreen() {
         // A new image is a new search: its own history entry, so Back returns to the one before.
         const id = newQueryImageId();
         void saveQueryImage(id, url);
+        // The words give way in the same render as the address, not one effect later.
+        setDraft('');
         write({ ...query, text: '', moment: null, image: id, open: null }, true);
       }}
       query={queryPreview}
