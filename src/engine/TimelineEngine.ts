@@ -19,6 +19,7 @@ import {
   type KeyCommand,
   type Viewport,
 } from './kernels';
+import { readOnePixel } from './render/readback';
 import { PlayheadLayer } from './render/PlayheadLayer';
 import { RangeLayer } from './render/RangeLayer';
 import type { RenderView } from './render/RenderView';
@@ -26,18 +27,17 @@ import { RulerLayer } from './render/RulerLayer';
 import { ThumbnailLayer } from './render/ThumbnailLayer';
 import type { ThumbnailSource } from './thumbnailSource';
 import { PointerInput } from './timeline/PointerInput';
-import { initialEngineState, type EngineDebug, type EngineState, type MomentRange, type TimelineEngineOptions, type TimelineHost } from './timeline/types';
+import {
+  initialEngineState,
+  type EngineDebug,
+  type EngineState,
+  type MomentRange,
+  type TimelineEngineOptions,
+  type TimelineHost,
+} from './timeline/types';
 import { VideoPlayback } from './timeline/VideoPlayback';
 
-export type {
-  DragKind,
-  EngineDebug,
-  EngineState,
-  FrameStats,
-  MomentRange,
-  TimelineEngineOptions,
-  TimelineMedia,
-} from './timeline/types';
+export type { DragKind, EngineDebug, EngineState, FrameStats, MomentRange, TimelineEngineOptions, TimelineMedia } from './timeline/types';
 
 const ROWS_HEIGHT = TIMELINE.rulerHeight + TIMELINE.thumbnailRowHeight;
 
@@ -106,6 +106,7 @@ export class TimelineEngine extends OnDemandEngine<EngineState> {
       width: this.state.viewWidth,
       height: ROWS_HEIGHT,
       background: 0x141821,
+      renderer: this.options.renderer,
       beforeDestroy: () => this.thumbs?.destroy(),
     });
     const app = this.app;
@@ -174,14 +175,11 @@ export class TimelineEngine extends OnDemandEngine<EngineState> {
     let gpuSyncMs: number | null = null;
     let roundTripMs: number | null = null;
     if (this.options.syncGpu) {
-      const gl = (app.renderer as { gl?: WebGLRenderingContext }).gl;
-      if (gl) {
-        const pixel = new Uint8Array(4);
-        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+      if (readOnePixel(app.renderer)) {
         const t3 = performance.now();
         gpuSyncMs = t3 - t1;
-        // A second read has nothing left to wait for: the bare round trip to the GPU process.
-        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+        // A second read has nothing left to wait for: the bare round trip.
+        readOnePixel(app.renderer);
         roundTripMs = performance.now() - t3;
       }
     }

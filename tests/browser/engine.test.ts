@@ -21,6 +21,7 @@ interface Options {
   width?: number;
   media?: Partial<TimelineMedia>;
   range?: MomentRange | null;
+  renderer?: 'auto' | 'webgl' | 'canvas';
 }
 
 declare global {
@@ -953,8 +954,9 @@ describe('rendering and teardown', () => {
     expect(r.frames).toBe(0);
   });
 
-  it('destroy leaves nothing behind', async () => {
-    await timeline({ width: 1000, media: { duration: 7200 }, range: { start: 10, end: 300 } }, { latencyMs: 5000 });
+  // Both renderers: WebGL (its context released) and the canvas one 'auto' picks on software GL.
+  it.each(['webgl', 'canvas'] as const)('destroy leaves nothing behind (%s renderer)', async (renderer) => {
+    await timeline({ width: 1000, media: { duration: 7200 }, range: { start: 10, end: 300 }, renderer }, { latencyMs: 5000 });
     const left = await page.evaluate(async () => {
       const t = window.t!;
       // Busy: tiles waiting on pictures, reverse shuttle timer running, a frame pending, a drag open.
@@ -993,7 +995,8 @@ describe('rendering and teardown', () => {
       resizeObservers: 0,
       videoFrameCallbacks: 0,
       pixiAppDestroyed: true,
-      contextLost: true,
+      // A 2D canvas holds no GPU context to give back.
+      contextLost: renderer === 'webgl',
       teardownSize: 0,
       inFlightAfter: 0,
     });

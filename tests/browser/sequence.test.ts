@@ -46,15 +46,19 @@ afterAll(async () => {
 });
 
 /** Three clips: a 10..14 (4 s), b 20..22 (2 s), c 30..36 (6 s) of 25 fps media; 1200 px wide (100 px/s). */
-async function sequence(width = 1200) {
-  await page.evaluate(async (width) => {
-    const { TestSequence, testClip } = window.engineTest;
-    window.s = await TestSequence.create({
-      width,
-      clips: [testClip('a', 10, 14), testClip('b', 20, 22), testClip('c', 30, 36)],
-      pictures: true,
-    });
-  }, width);
+async function sequence(width = 1200, renderer: 'auto' | 'webgl' | 'canvas' = 'auto') {
+  await page.evaluate(
+    async ({ width, renderer }) => {
+      const { TestSequence, testClip } = window.engineTest;
+      window.s = await TestSequence.create({
+        width,
+        clips: [testClip('a', 10, 14), testClip('b', 20, 22), testClip('c', 30, 36)],
+        pictures: true,
+        renderer,
+      });
+    },
+    { width, renderer },
+  );
 }
 
 const ids = () => page.evaluate(() => window.s!.state.clips.map((c) => c.id));
@@ -209,35 +213,40 @@ describe('sequence editor', () => {
     expect(after[0]!.at).toBeCloseTo(4, 6);
   });
 
-  it("shows each clip's picture at the row's height, its block's colour beside it", async () => {
-    await sequence();
-    await page.waitForFunction(() => window.s!.engine.debug.pictures === 3);
-    await page.evaluate(() => window.s!.settle());
-    const png = await page.getByTestId('sequence-canvas').screenshot();
-    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
-    const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 3);
-    // The driver's pictures are 160x90 in hsl(47 * id length, 60 %, 50 %): for a, b, c rgb(204, 171, 51).
-    // In the 90 px row (below the 30 px ruler) a picture fills 4..86 and is 146 px wide (160 * 82 / 90).
-    const picture = [204, 171, 51];
-    for (const [x, y] of [
-      [2, 35],
-      [70, 75],
-      [143, 115],
-      [420, 75],
-      [610, 75],
-    ] as const)
-      expect(near(at(x, y), picture), `${x},${y}: ${at(x, y)}`).toBe(true);
-    // Beyond the picture, and in the strips above and below it, the block's own colour: clip a's (the
-    // first) is the ruler's 0x1a1f2a, clip b's the placeholder's 0x222835.
-    for (const [x, y] of [
-      [150, 75],
-      [390, 75],
-      [70, 117],
-    ] as const)
-      expect(near(at(x, y), [0x1a, 0x1f, 0x2a]), `${x},${y}: ${at(x, y)}`).toBe(true);
-    expect(near(at(560, 75), [0x22, 0x28, 0x35]), `560,75: ${at(560, 75)}`).toBe(true);
-  });
+  // Both of Pixi's renderers draw the same picture ('auto' picks canvas on software GL, as here).
+  it.each(['webgl', 'canvas'] as const)(
+    "shows each clip's picture at the row's height, its block's colour beside it (%s)",
+    async (renderer) => {
+      await sequence(1200, renderer);
+      expect(await page.evaluate(() => window.s!.engine.debug.renderer)).toBe(renderer);
+      await page.waitForFunction(() => window.s!.engine.debug.pictures === 3);
+      await page.evaluate(() => window.s!.settle());
+      const png = await page.getByTestId('sequence-canvas').screenshot();
+      const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+      const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 3);
+      // The driver's pictures are 160x90 in hsl(47 * id length, 60 %, 50 %): for a, b, c rgb(204, 171, 51).
+      // In the 90 px row (below the 30 px ruler) a picture fills 4..86 and is 146 px wide (160 * 82 / 90).
+      const picture = [204, 171, 51];
+      for (const [x, y] of [
+        [2, 35],
+        [70, 75],
+        [143, 115],
+        [420, 75],
+        [610, 75],
+      ] as const)
+        expect(near(at(x, y), picture), `${x},${y}: ${at(x, y)}`).toBe(true);
+      // Beyond the picture, and in the strips above and below it, the block's own colour: clip a's (the
+      // first) is the ruler's 0x1a1f2a, clip b's the placeholder's 0x222835.
+      for (const [x, y] of [
+        [150, 75],
+        [390, 75],
+        [70, 117],
+      ] as const)
+        expect(near(at(x, y), [0x1a, 0x1f, 0x2a]), `${x},${y}: ${at(x, y)}`).toBe(true);
+      expect(near(at(560, 75), [0x22, 0x28, 0x35]), `560,75: ${at(560, 75)}`).toBe(true);
+    },
+  );
 
   it('draws only on demand', async () => {
     await sequence();

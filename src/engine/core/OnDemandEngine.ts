@@ -1,5 +1,6 @@
 import type { Application } from 'pixi.js';
 import { Teardown } from '../Teardown';
+import type { RendererPreference } from '../render/pixiApp';
 
 /**
  * What both engines (the moment timeline and the clip editor) are made of: one teardown, a state
@@ -64,12 +65,14 @@ export abstract class OnDemandEngine<S extends object> {
     width: number;
     height: number;
     background: number;
+    /** Which Pixi renderer draws ('auto' by default: canvas where WebGL runs in software). */
+    renderer?: RendererPreference;
     /** Frees what the layers hold before the app goes (their textures). */
     beforeDestroy(): void;
   }): Promise<HTMLCanvasElement | null> {
     // Imported here so that the core (state, frames) loads without Pixi (its node tests).
     const { createOnDemandApp, mountCanvas } = await import('../render/pixiApp');
-    const app = await createOnDemandApp({ width: o.width, height: o.height, background: o.background });
+    const app = await createOnDemandApp({ width: o.width, height: o.height, background: o.background, renderer: o.renderer });
     if (this.teardown.disposed) {
       app.destroy({ removeView: true }, { children: true, context: true });
       return null;

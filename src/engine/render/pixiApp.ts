@@ -2,6 +2,7 @@ import { Application, extensions, ExtensionType, GlLimitsSystem, Ticker } from '
 // Pixi's eval-free shader and uniform uploaders: the app's Content-Security-Policy allows no eval.
 import 'pixi.js/unsafe-eval';
 import type { Teardown } from '../Teardown';
+import { softwareWebGl } from './softwareGl';
 
 /**
  * Textures one draw call may sample. Pixi batches up to 16 by default, with a shader that picks the
@@ -29,19 +30,35 @@ function capBatchTextures() {
   extensions.add(CappedLimitsSystem);
 }
 
+/** Which Pixi renderer draws an engine: 'auto' picks canvas where WebGL runs in software. */
+export type RendererPreference = 'auto' | 'webgl' | 'canvas';
+
+/** The renderer 'auto' stands for on this device. */
+export function rendererFor(preference: RendererPreference): 'webgl' | 'canvas' {
+  if (preference !== 'auto') return preference;
+  return softwareWebGl() ? 'canvas' : 'webgl';
+}
+
 /**
  * A Pixi application that draws only when asked: no ticker, no Pixi event system (it listens on
  * window and polls) and no accessibility overlay. Pointer and keys are the engine's own.
  */
-export async function createOnDemandApp(o: { width: number; height: number; background: number }): Promise<Application> {
+export async function createOnDemandApp(o: {
+  width: number;
+  height: number;
+  background: number;
+  renderer?: RendererPreference;
+}): Promise<Application> {
   // Pixi's shared system ticker runs a requestAnimationFrame loop for its GC scheduler and event
   // polling. The engines render on demand and free their textures themselves, so it stays stopped.
   Ticker.system.autoStart = false;
   Ticker.system.stop();
   capBatchTextures();
   const app = new Application();
+  const kind = rendererFor(o.renderer ?? 'auto');
   await app.init({
-    preference: 'webgl',
+    // Without WebGL at all Pixi's canvas renderer stands in.
+    preference: kind === 'webgl' ? ['webgl', 'canvas'] : ['canvas'],
     autoStart: false,
     sharedTicker: false,
     skipExtensionImports: true,

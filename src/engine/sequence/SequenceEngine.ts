@@ -2,6 +2,7 @@ import { ARROW_SEEK_SECONDS, TIMELINE } from '../../contract';
 import { dragEnd, dragStart, effectiveFrameRate, keyCommand, minRangeFrames, nextShuttle, type FrameRange } from '../kernels';
 import { PlayheadLayer } from '../render/PlayheadLayer';
 import { RangeLayer } from '../render/RangeLayer';
+import type { RendererPreference } from '../render/pixiApp';
 import type { RenderView } from '../render/RenderView';
 import { RulerLayer } from '../render/RulerLayer';
 import { COLORS, HANDLE_SLOP, HANDLE_WIDTH } from '../render/theme';
@@ -47,6 +48,8 @@ export interface SequenceEngineOptions {
   clips: readonly SequenceClip[];
   /** Where keyboard shortcuts are heard; window by default. */
   keyTarget?: EventTarget;
+  /** Which Pixi renderer draws; 'auto' (default) picks canvas where WebGL runs in software. */
+  renderer?: RendererPreference;
   /** A picture for a clip's block (its first frame); the engine uploads it and never keeps the bitmap. */
   thumbnail?(clip: SequenceClip, signal: AbortSignal): Promise<ImageBitmap | HTMLImageElement>;
   /** The user moved the playhead (click, drag, keys, an edit that moved it): the player should seek. */
@@ -132,6 +135,7 @@ export class SequenceEngine extends OnDemandEngine<SequenceEngineState> {
       width: this.state.viewWidth,
       height: ROWS_HEIGHT,
       background: COLORS.background,
+      renderer: this.options.renderer,
       beforeDestroy: () => this.blocks?.destroy(),
     });
     const app = this.app;
@@ -469,6 +473,8 @@ export class SequenceEngine extends OnDemandEngine<SequenceEngineState> {
   get debug() {
     return {
       canvas: this.app?.canvas ?? null,
+      /** 'webgl' or 'canvas': the Pixi renderer that draws. */
+      renderer: this.app?.renderer.name ?? null,
       renders: this.renders,
       teardownSize: this.teardown.size,
       pictures: this.blocks?.pictureCount ?? 0,

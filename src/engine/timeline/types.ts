@@ -1,6 +1,7 @@
 import type { Application } from 'pixi.js';
 import type { Viewport } from '../kernels';
 import type { Teardown } from '../Teardown';
+import type { RendererPreference } from '../render/pixiApp';
 import type { ThumbnailStats } from '../render/ThumbnailLayer';
 import type { ThumbnailSource } from '../thumbnailSource';
 
@@ -50,9 +51,9 @@ export interface FrameStats {
   updateMs: number;
   /** Inside app.render() (CPU side of the draw; WebGL queues the work). */
   renderMs: number;
-  /** A 1-pixel readPixels after the draw, i.e. waiting for the GPU; only with `syncGpu`. */
+  /** A 1-pixel read after the draw, i.e. waiting for the drawing to be done (GPU or 2D canvas); only with `syncGpu`. */
   gpuSyncMs: number | null;
-  /** A second readPixels right after: the bare round trip, with no drawing left to wait for. */
+  /** A second read right after: the bare round trip, with no drawing left to wait for. */
   roundTripMs: number | null;
 }
 
@@ -71,6 +72,8 @@ export interface TimelineEngineOptions {
   onFrame?(stats: FrameStats): void;
   /** Wait for the GPU after each frame so `gpuSyncMs` is measured (benchmark only: it costs time). */
   syncGpu?: boolean;
+  /** Which Pixi renderer draws; 'auto' (default) picks canvas where WebGL runs in software. */
+  renderer?: RendererPreference;
 }
 
 /** Internals the TestTimeline helper and the benchmark observe. Not for app code. */

@@ -4,6 +4,7 @@
  * rates, preloads with the playback time they fired at) and counts what it leaves behind.
  */
 import { TIMELINE } from '../../../src/contract';
+import type { RendererPreference } from '../../../src/engine/render/pixiApp';
 import { SequenceEngine } from '../../../src/engine/sequence/SequenceEngine';
 import { clipStarts, type SequenceClip } from '../../../src/engine/sequence/sequenceModel';
 import { testClip } from '../../fixtures/sequenceClip';
@@ -16,8 +17,9 @@ export interface TestSequenceOptions {
   clips: SequenceClip[];
   /** Give every clip a synthetic picture (a coloured canvas) to exercise the thumbnail path. */
   pictures?: boolean;
+  /** The engine's renderer ('auto' by default, canvas on a software-GL machine such as CI's). */
+  renderer?: RendererPreference;
 }
-
 
 export class TestSequence {
   readonly seeks: number[] = [];
@@ -45,6 +47,7 @@ export class TestSequence {
     t.engine = await SequenceEngine.create({
       container,
       clips: options.clips,
+      renderer: options.renderer,
       newId: () => `copy-${++t.ids}`,
       onSeek: (time) => t.seeks.push(time),
       onShuttle: (rate) => t.shuttles.push(rate),

@@ -7,6 +7,7 @@
  */
 import { TIMELINE } from '../../../src/contract';
 import { wheelIntent } from '../../../src/engine/kernels';
+import type { RendererPreference } from '../../../src/engine/render/pixiApp';
 import type { ThumbnailSource } from '../../../src/engine/thumbnailSource';
 import { TimelineEngine, type FrameStats, type MomentRange, type TimelineMedia } from '../../../src/engine/TimelineEngine';
 import { FakeVideo } from './FakeVideo';
@@ -173,6 +174,8 @@ export interface TestTimelineOptions {
   /** Where keys are heard; window by default. */
   keyTarget?: EventTarget;
   syncGpu?: boolean;
+  /** The engine's renderer ('auto' by default, canvas on a software-GL machine such as CI's). */
+  renderer?: RendererPreference;
 }
 
 export interface LeftBehind {
@@ -235,6 +238,7 @@ export class TestTimeline {
       thumbnails: options.thumbnails ?? null,
       keyTarget: options.keyTarget,
       syncGpu: options.syncGpu,
+      renderer: options.renderer,
       onRangeCommit: (r) => t.commits.push(r),
       onThumbnailError: (m) => t.thumbnailErrors.push(m),
       onFrame: (s) => t.frames.push(s),

@@ -1,9 +1,12 @@
+import type { RendererPreference } from '../../../../src/engine/render/pixiApp';
 import type { FrameStats } from '../../../../src/engine/TimelineEngine';
 import { WHEEL_NOTCH_PX, ZOOM_PER_NOTCH } from '../../../../src/engine/kernels';
 import { SyntheticThumbnails } from '../../drivers/SyntheticThumbnails';
 import { TestTimeline } from '../../drivers/TestTimeline';
 
 export interface ZoomBenchResult {
+  /** The Pixi renderer that drew ('webgl' or 'canvas'). */
+  renderer: string;
   frames: FrameStats[];
   steps: number;
   maxZoom: number;
@@ -21,7 +24,12 @@ const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()
  * A two-hour media at 30 fps with synthetic thumbnails: wheel from 100 % to 10 000 % in `steps`
  * steps anchored at one pointer position, then back, one step per animation frame.
  */
-export async function runZoomBench({ width = 1280, steps = 200, syncGpu = true } = {}): Promise<ZoomBenchResult> {
+export async function runZoomBench({
+  width = 1280,
+  steps = 200,
+  syncGpu = true,
+  renderer = 'auto' as RendererPreference,
+} = {}): Promise<ZoomBenchResult> {
   const thumbs = new SyntheticThumbnails({ cacheSize: 96 });
   const t = await TestTimeline.create({
     width,
@@ -29,6 +37,7 @@ export async function runZoomBench({ width = 1280, steps = 200, syncGpu = true }
     thumbnails: thumbs,
     range: { start: 3000, end: 3400 },
     syncGpu,
+    renderer,
   });
   t.engine.seek(3150);
   await t.settle();
@@ -52,6 +61,7 @@ export async function runZoomBench({ width = 1280, steps = 200, syncGpu = true }
   }
   await t.settle();
   const result: ZoomBenchResult = {
+    renderer: t.engine.debug.app?.renderer.name ?? 'none',
     frames: t.frames.slice(),
     steps: steps * 2,
     maxZoom,

@@ -3,6 +3,7 @@
 import type { SequenceClip } from '../../../../src/engine/sequence/sequenceModel';
 import { locate, preloadTime, sequenceDuration } from '../../../../src/engine/sequence/sequenceModel';
 import { SequencePlayback, type SwitchRecord } from '../../../../src/app/screens/merge/sequencePlayback';
+import type { RendererPreference } from '../../../../src/engine/render/pixiApp';
 import { TestSequence, testClip } from '../../drivers/TestSequence';
 import { buildCompilationPreview } from '../../../../src/workers/compile/compileClient';
 
@@ -83,12 +84,19 @@ async function buildPreview(clips: BenchClip[]) {
   return { wallMs, timings, bytes: blob.size, duration };
 }
 
-/** The clip editor with 50 clips: a clip dragged across, a handle trimmed, playback moving; per frame, draw and GPU sync ms. */
-async function editorFrames(): Promise<{ frames: { cpu: number; sync: number }[]; renders: number }> {
+/**
+ * The clip editor with 50 clips: a clip dragged across, a handle trimmed, playback moving; per
+ * frame, draw and sync ms (a one-pixel read that waits until the frame is really drawn).
+ */
+async function editorFrames(
+  renderer: RendererPreference = 'auto',
+): Promise<{ frames: { cpu: number; sync: number }[]; renders: number; renderer: string }> {
   const clips = Array.from({ length: 50 }, (_, i) => testClip(`clip-${i}`, (i % 20) * 2, (i % 20) * 2 + 1 + (i % 3) * 0.6, `m${i % 4}`));
-  const s = await TestSequence.create({ width: 1280, clips, pictures: true });
+  const s = await TestSequence.create({ width: 1280, clips, pictures: true, renderer });
   const canvas = s.canvas!;
-  const gl = (canvas.getContext('webgl2') ?? canvas.getContext('webgl'))!;
+  // A 2D canvas answers null for a WebGL context and the other way round.
+  const gl = canvas.getContext('webgl2') ?? canvas.getContext('webgl');
+  const context = gl ? null : canvas.getContext('2d');
   const px = new Uint8Array(4);
   const out: { cpu: number; sync: number }[] = [];
   let drawn = 0;
@@ -100,7 +108,8 @@ async function editorFrames(): Promise<{ frames: { cpu: number; sync: number }[]
         if (s.frameMs.length > drawn) {
           drawn = s.frameMs.length;
           const t = performance.now();
-          gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+          if (gl) gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+          else context?.getImageData(0, 0, 1, 1);
           out.push({ cpu: s.frameMs[drawn - 1]!, sync: performance.now() - t });
         }
         resolve();
@@ -132,8 +141,9 @@ async function editorFrames(): Promise<{ frames: { cpu: number; sync: number }[]
     await frame();
   }
   const renders = s.engine.renders;
+  const name = gl ? 'webgl' : context ? 'canvas' : 'none';
   await s.destroy();
-  return { frames: out, renders };
+  return { frames: out, renders, renderer: name };
 }
 
 const mergeBench = { playSequence, buildPreview, editorFrames };
