@@ -125,17 +125,24 @@ export class ClipBlocksLayer {
 /**
  * The picture resized once to the block's height in device pixels, by the browser's own resampler:
  * drawn 1:1 it stays sharp (a larger picture shrunk on the GPU without mipmaps aliases), and a
- * software renderer samples one texel per pixel. The original bitmap is closed.
+ * software renderer samples one texel per pixel. The original bitmap is closed; if it cannot be
+ * resized, it is returned as it is.
  */
 async function atHeight(image: ImageBitmap | HTMLImageElement, height: number): Promise<ImageBitmap | HTMLImageElement> {
   const h0 = 'naturalHeight' in image ? image.naturalHeight : image.height;
   const w0 = 'naturalWidth' in image ? image.naturalWidth : image.width;
   if (typeof createImageBitmap !== 'function' || !(h0 > 0) || !(w0 > 0) || h0 === height || !(height > 0)) return image;
-  const resized = await createImageBitmap(image, {
-    resizeHeight: height,
-    resizeWidth: Math.max(1, Math.round((w0 * height) / h0)),
-    resizeQuality: 'high',
-  });
+  let resized: ImageBitmap;
+  try {
+    resized = await createImageBitmap(image, {
+      resizeHeight: height,
+      resizeWidth: Math.max(1, Math.round((w0 * height) / h0)),
+      resizeQuality: 'high',
+    });
+  } catch {
+    // Not resized (an image the browser will not copy): the picture is drawn scaled instead.
+    return image;
+  }
   if ('close' in image) image.close();
   return resized;
 }

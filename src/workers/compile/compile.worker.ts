@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
-import { parseMediaPlaylist, planClip, shareParts, type ClipPart } from './compilePlan';
+import { encodedSeconds, parseMediaPlaylist, planClip, shareParts, type ClipPart } from './compilePlan';
 import { effectiveFrameRate } from '../../engine/kernels/frames';
 import type { CompileProtocol, CoreRef, CutPart } from './compile.protocol';
 
@@ -89,7 +89,6 @@ serveRpc<CompileProtocol>(self as unknown as RpcEndpoint, {
     const segments = await fetchAll(mine.map((p) => p.part.segment.url));
     const t2 = performance.now();
     const parts: CutPart[] = [];
-    let encoded = 0;
     for (const { clip, i, part } of mine) {
       const fps = effectiveFrameRate(clips[clip]!.frameRate);
       const bytes = segments.get(part.segment.url)!;
@@ -97,7 +96,6 @@ serveRpc<CompileProtocol>(self as unknown as RpcEndpoint, {
         parts.push({ ts: bufferOf(bytes), duration: part.segment.duration, clip, part: i });
         continue;
       }
-      encoded += part.to - part.from;
       c.FS.writeFile('in.ts', bytes);
       // Decoded from the segment's first (key)frame and cut on the output side, by whole frames: from
       // the frame at `from`, exactly `frames` of them. High profile and 4:2:0 like the rendition.
@@ -112,7 +110,12 @@ serveRpc<CompileProtocol>(self as unknown as RpcEndpoint, {
       c.FS.unlink('in.ts');
       c.FS.unlink('out.ts');
     }
-    const timings = { loadMs: t1 - t0, fetchMs: t2 - t1, encodeMs: performance.now() - t2, encodedSeconds: encoded };
+    const timings = {
+      loadMs: t1 - t0,
+      fetchMs: t2 - t1,
+      encodeMs: performance.now() - t2,
+      encodedSeconds: encodedSeconds(mine.map((p) => p.part)),
+    };
     return withTransfer(
       { parts, timings },
       parts.map((p) => p.ts),
