@@ -33,12 +33,12 @@ async function main(): Promise<number> {
     let failed = false;
     let autoRenderer = '';
     for (const preference of ['auto', 'webgl'] as const) {
+      if (preference === 'webgl' && autoRenderer === 'webgl') break;
       // A warm-up round first (discarded): SwiftShader compiles its pipelines on first use.
       const warm = await page.evaluate(
         (renderer) => window.engineTest.runZoomBench({ width: 1280, steps: 40, syncGpu: true, renderer }),
         preference,
       );
-      if (preference === 'webgl' && autoRenderer === 'webgl') break;
       const warmFrames = warm.frames.map((f) => f.updateMs + (f.gpuSyncMs ?? f.renderMs));
       const result = await page.evaluate(
         ({ steps, renderer }) => window.engineTest.runZoomBench({ width: 1280, steps, syncGpu: true, renderer }),

@@ -6,6 +6,7 @@ import type { Browser } from '../e2e/harness';
 import { openPage, servePages, type PageServer } from './harness';
 import type { SyntheticThumbnails } from './drivers/SyntheticThumbnails';
 import type { TestTimeline } from './drivers/TestTimeline';
+import type { RendererPreference } from '../../src/engine/render/pixiApp';
 import type { MomentRange, TimelineMedia } from '../../src/engine/TimelineEngine';
 
 // The timeline engine in real Chromium (WebGL through SwiftShader), driven through TestTimeline on
@@ -21,7 +22,7 @@ interface Options {
   width?: number;
   media?: Partial<TimelineMedia>;
   range?: MomentRange | null;
-  renderer?: 'auto' | 'webgl' | 'canvas';
+  renderer?: RendererPreference;
 }
 
 declare global {

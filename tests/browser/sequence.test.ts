@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from '../e2e/harness';
 import { openPage, servePages, type PageServer } from './harness';
 import type { TestSequence } from './drivers/TestSequence';
+import type { RendererPreference } from '../../src/engine/render/pixiApp';
 
 // The clip editor's sequence mode (src/engine/sequence) in real Chromium, driven through
 // TestSequence on tests/browser/pages/engine/index.html with pointer and key events.
@@ -46,7 +47,7 @@ afterAll(async () => {
 });
 
 /** Three clips: a 10..14 (4 s), b 20..22 (2 s), c 30..36 (6 s) of 25 fps media; 1200 px wide (100 px/s). */
-async function sequence(width = 1200, renderer: 'auto' | 'webgl' | 'canvas' = 'auto') {
+async function sequence(width = 1200, renderer: RendererPreference = 'auto') {
   await page.evaluate(
     async ({ width, renderer }) => {
       const { TestSequence, testClip } = window.engineTest;

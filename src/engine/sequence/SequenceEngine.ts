@@ -472,6 +472,7 @@ export class SequenceEngine extends OnDemandEngine<SequenceEngineState> {
   /** Internals the TestTimeline helper and the benchmark observe. Not for app code. */
   get debug() {
     return {
+      app: this.app,
       canvas: this.app?.canvas ?? null,
       /** 'webgl' or 'canvas': the Pixi renderer that draws. */
       renderer: this.app?.renderer.name ?? null,

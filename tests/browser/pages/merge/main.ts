@@ -4,6 +4,7 @@ import type { SequenceClip } from '../../../../src/engine/sequence/sequenceModel
 import { locate, preloadTime, sequenceDuration } from '../../../../src/engine/sequence/sequenceModel';
 import { SequencePlayback, type SwitchRecord } from '../../../../src/app/screens/merge/sequencePlayback';
 import type { RendererPreference } from '../../../../src/engine/render/pixiApp';
+import { readOnePixel } from '../../../../src/engine/render/readback';
 import { TestSequence, testClip } from '../../drivers/TestSequence';
 import { buildCompilationPreview } from '../../../../src/workers/compile/compileClient';
 
@@ -89,15 +90,12 @@ async function buildPreview(clips: BenchClip[]) {
  * frame, draw and sync ms (a one-pixel read that waits until the frame is really drawn).
  */
 async function editorFrames(
-  renderer: RendererPreference = 'auto',
+  preference: RendererPreference = 'auto',
 ): Promise<{ frames: { cpu: number; sync: number }[]; renders: number; renderer: string }> {
   const clips = Array.from({ length: 50 }, (_, i) => testClip(`clip-${i}`, (i % 20) * 2, (i % 20) * 2 + 1 + (i % 3) * 0.6, `m${i % 4}`));
-  const s = await TestSequence.create({ width: 1280, clips, pictures: true, renderer });
+  const s = await TestSequence.create({ width: 1280, clips, pictures: true, renderer: preference });
   const canvas = s.canvas!;
-  // A 2D canvas answers null for a WebGL context and the other way round.
-  const gl = canvas.getContext('webgl2') ?? canvas.getContext('webgl');
-  const context = gl ? null : canvas.getContext('2d');
-  const px = new Uint8Array(4);
+  const renderer = s.engine.debug.app!.renderer;
   const out: { cpu: number; sync: number }[] = [];
   let drawn = 0;
   // After the editor's own animation-frame callback has drawn: its draw time, then a 1-pixel read
@@ -108,8 +106,7 @@ async function editorFrames(
         if (s.frameMs.length > drawn) {
           drawn = s.frameMs.length;
           const t = performance.now();
-          if (gl) gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
-          else context?.getImageData(0, 0, 1, 1);
+          readOnePixel(renderer);
           out.push({ cpu: s.frameMs[drawn - 1]!, sync: performance.now() - t });
         }
         resolve();
@@ -141,7 +138,7 @@ async function editorFrames(
     await frame();
   }
   const renders = s.engine.renders;
-  const name = gl ? 'webgl' : context ? 'canvas' : 'none';
+  const name = renderer.name;
   await s.destroy();
   return { frames: out, renders, renderer: name };
 }
