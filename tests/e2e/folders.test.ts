@@ -22,7 +22,7 @@ import {
 import { uploadCounterVideo } from '../fixtures/counterVideo';
 import { makeSolidImage } from '../fixtures/makeMedia';
 import { makeVideo } from '../integration/support/upload';
-import { apiCall, createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail } from './harness';
+import { apiCall, createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, waitForVideo } from './harness';
 
 /** Issue 17, library and media: folders, watching while indexing, ?tab=, selections, copy link, sounds. */
 
@@ -250,11 +250,16 @@ describe('watching while indexing, ?tab=, copy link and selections (issue 17)', 
       await page.waitForURL((u) => u.pathname === mediaPath(library._id, media._id));
       const modal = page.getByRole('dialog', { name: 'counter' });
       await modal.getByText(MSG_MEDIA.stillIndexing(0.55)).waitFor();
-      // it plays
-      await modal.getByRole('button', { name: 'Play' }).first().click();
-      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[role=dialog] video')?.currentTime ?? 0) > 1, null, {
-        timeout: 30_000,
-      });
+      // It plays: the modal starts the preview by itself, and its controls pause and resume it.
+      // (Pressing Play while the preview was still loading could race with that start: a press that
+      // reaches the button just as it turns into Pause pauses the video.)
+      const video = '[role=dialog] video';
+      await waitForVideo(page, video, { after: 1, paused: false });
+      await modal.getByRole('button', { name: 'Pause' }).click();
+      await waitForVideo(page, video, { paused: true }, 10_000);
+      const pausedAt = await page.evaluate((s) => document.querySelector<HTMLVideoElement>(s)!.currentTime, video);
+      await modal.getByRole('button', { name: 'Play' }).click();
+      await waitForVideo(page, video, { after: pausedAt + 0.5, paused: false });
       await shot(page, 'media-playing-while-indexing');
       // search does not cover it yet
       const search = () => apiCall<SearchResults>(page, 'POST', API.searchVisual(library._id), { text: 'counter' });

@@ -259,6 +259,7 @@ export async function openBrowser(viewport: Viewport = { width: 1440, height: 90
   });
   const cspViolations: string[] = [];
   await context.exposeBinding('__clipseekCspViolation', (_source, text: string) => void cspViolations.push(text));
+  await context.addInitScript({ content: MEDIA_JOURNAL });
   await context.addInitScript({
     content: `document.addEventListener('securitypolicyviolation', (e) => window.__clipseekCspViolation(
       e.effectiveDirective + ' blocked ' + (e.blockedURI || 'inline') + ' (' + e.sourceFile + ':' + e.lineNumber + ')'));`,
@@ -433,6 +434,66 @@ export function apiCall<T>(page: Page, method: 'GET' | 'POST', p: string, body?:
     },
     { method, p, body },
   ) as Promise<T>;
+}
+
+/**
+ * Every page keeps a journal of its media elements' events (not timeupdate), so that a test whose
+ * video does not do what it expects can say what the video did instead.
+ */
+const MEDIA_JOURNAL = `(() => {
+  const journal = (window.__clipseekMedia = []);
+  const t0 = performance.now();
+  for (const type of ['loadstart', 'loadedmetadata', 'canplay', 'play', 'playing', 'pause', 'waiting', 'stalled', 'seeking', 'seeked', 'ended', 'emptied', 'error'])
+    document.addEventListener(type, (e) => {
+      const v = e.target;
+      if (!(v instanceof HTMLMediaElement)) return;
+      const name = v.getAttribute('aria-label') || v.className || v.tagName.toLowerCase();
+      journal.push(Math.round(performance.now() - t0) + ' ms ' + name + ': ' + type + ' at ' + v.currentTime.toFixed(2) + ' s' + (v.error ? ' (' + v.error.message + ')' : ''));
+      if (journal.length > 300) journal.shift();
+    }, true);
+})();`;
+
+/** What `waitForVideo` waits for: all the given conditions at once. */
+export interface VideoState {
+  /** currentTime beyond this (seconds). */
+  after?: number;
+  /** Playing (not paused), or paused. */
+  paused?: boolean;
+}
+
+/**
+ * Waits until the <video> that `selector` finds is in `state`. On timeout the error says where the
+ * video was (time, paused, readyState, networkState, error, what it buffered) and the media events
+ * the page saw, rather than only that the time ran out.
+ */
+export async function waitForVideo(page: Page, selector: string, state: VideoState, timeout = 30_000) {
+  try {
+    await page.waitForFunction(
+      ({ selector, state }) => {
+        const v = document.querySelector<HTMLVideoElement>(selector);
+        if (!v) return false;
+        if (state.after !== undefined && !(v.currentTime > state.after)) return false;
+        return state.paused === undefined || v.paused === state.paused;
+      },
+      { selector, state },
+      { timeout },
+    );
+  } catch (e) {
+    const seen = await page
+      .evaluate((selector) => {
+        const v = document.querySelector<HTMLVideoElement>(selector);
+        const buffered = v
+          ? Array.from({ length: v.buffered.length }, (_, i) => `${v.buffered.start(i).toFixed(2)}-${v.buffered.end(i).toFixed(2)}`)
+          : [];
+        const now = v
+          ? `time ${v.currentTime.toFixed(2)} s, paused ${v.paused}, readyState ${v.readyState}, networkState ${v.networkState}, ` +
+            `error ${v.error?.message ?? 'none'}, buffered [${buffered.join(', ')}]`
+          : 'no such video';
+        return `${now}\nmedia events:\n${(window as unknown as { __clipseekMedia?: string[] }).__clipseekMedia?.join('\n') ?? '(none)'}`;
+      }, selector)
+      .catch((why: unknown) => `(the page could not be read: ${String(why)})`);
+    throw new Error(`${selector} did not reach ${JSON.stringify(state)} in ${timeout} ms: ${seen}`, { cause: e });
+  }
 }
 
 /** The frame number the dialog's <video> shows now, read from its stripes (callers poll until it settles). */
