@@ -2,8 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, confidenceOf, ingestCost, type BillingInfo, type Media, type Moment, type SearchResults } from '../../src/contract';
+import { VECTOR_SEARCH_WIDTH } from '../../src/server/db/sessionSettings';
 import { DARKNET_PHOTOS, makeTestVideo, type TestVideo } from '../fixtures/makeMedia';
 import { MODELS_DIR } from '../fixtures/modelsDir';
 import { startTestServer } from './support/harness';
@@ -180,6 +182,18 @@ describe('ingest and search', () => {
     const inFirst = first.mediaId === media._id && overlaps(first, entry('dog.jpg'));
     expect(inFirst || inSecond).toBe(true);
     expect(r.results.slice(0, 2).every((m) => (m.mediaId === media._id ? overlaps(m, entry('dog.jpg')) : m.startTime >= 3.5))).toBe(true);
+  });
+
+  it('gives every database connection wide HNSW scans that keep going past the library filter', async () => {
+    // Set once per connection (db/sessionSettings.ts), not per search: several connections at once
+    // (PostgreSQL's pool opens more than one) each report the settings.
+    const settings = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        sql<{ width: string; scan: string }>`select current_setting('hnsw.ef_search') as width,
+          current_setting('hnsw.iterative_scan') as scan, pg_sleep(0.05)`.execute(t.server.database.db),
+      ),
+    );
+    for (const r of settings) expect(r.rows[0]).toMatchObject({ width: String(VECTOR_SEARCH_WIDTH), scan: 'relaxed_order' });
   });
 
   it('finds the similar moment for a moment query', async () => {

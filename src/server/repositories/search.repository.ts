@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
+import { VECTOR_SEARCH_WIDTH } from '../db/sessionSettings';
 import { projectEmbedding } from './embeddingProjection';
 
 export interface FrameRow {
@@ -49,55 +50,42 @@ export class SearchRepository {
     return q;
   }
 
-  /** The best shots for one word and its forms, from the shot index: an ordered index range per form. */
-  async topShots(libraryIds: string[], forms: string[], limit: number, mediaIds?: string[]) {
-    const best = new Map<string, { mediaId: string; shotIdx: number; score: number }>();
-    for (const form of forms) {
-      let q = this.db
-        .selectFrom('shot_terms')
-        .select(['media_id', 'shot_idx', 'score'])
-        .where('library_id', 'in', libraryIds)
-        .where('term', '=', form)
-        .orderBy('score', 'desc')
-        .limit(limit);
-      if (mediaIds?.length) q = q.where('media_id', 'in', mediaIds);
-      for (const r of await q.execute()) {
-        const key = shotKey(r.media_id, r.shot_idx);
-        if (r.score > (best.get(key)?.score ?? 0)) best.set(key, { mediaId: r.media_id, shotIdx: r.shot_idx, score: r.score });
-      }
-    }
-    return [...best.values()];
-  }
-
-  /** The best shots for each of several words, in one statement: an ordered index range per word. */
-  async topShotsByTerm(libraryIds: string[], terms: string[], limit: number, mediaIds?: string[]) {
-    if (!terms.length) return [];
-    const media = mediaIds?.length ? sql`and st.media_id in (${sql.join(mediaIds)})` : sql``;
-    const rows = await sql<{ term: string; media_id: string; shot_idx: number; score: number }>`
-      select t.term, s.media_id, s.shot_idx, s.score
-      from unnest(${terms}::text[]) as t(term)
-      cross join lateral (
-        select st.media_id, st.shot_idx, st.score from shot_terms st
-        where st.library_id in (${sql.join(libraryIds)}) and st.term = t.term ${media}
-        order by st.score desc limit ${limit}
-      ) s`.execute(this.db);
-    return rows.rows.map((r) => ({ term: r.term, mediaId: r.media_id, shotIdx: r.shot_idx, score: Number(r.score) }));
-  }
-
   /**
-   * The keyframes (with their labels) of the given shots, of completed media only, in time order,
-   * each with where its shot ends (null where not recorded): all that `shotTimes` would answer for
-   * these shots, in the same statement.
+   * The keyframes (with their labels) of the best shots for a query, of completed media only, in
+   * time order, each with where its shot ends (null where not recorded), in one statement.
+   * Each lookup is an index word standing for one of `concepts` query concepts with a weight: a
+   * shot's score for a concept is its best lookup's (shot index score times weight), read from the
+   * `perTerm` best shots of each word; the `shots` shots with the highest mean over the concepts are
+   * read whole. Ranking the shots here keeps thousands of index rows out of this process.
    */
-  async framesOfShots(shots: Array<{ mediaId: string; shotIdx: number }>): Promise<Array<FrameRow & { shot_end: number | null }>> {
-    if (!shots.length) return [];
-    // Joining from the list keeps it one index lookup per shot (keyframes_shot), whatever the library's size.
+  async framesOfBestShots(
+    libraryIds: string[],
+    lookups: Array<{ term: string; weight: number; concept: number }>,
+    concepts: number,
+    o: { perTerm: number; shots: number; mediaIds?: string[] },
+  ): Promise<Array<FrameRow & { shot_end: number | null }>> {
+    if (!lookups.length || concepts < 1) return [];
+    const media = o.mediaIds?.length ? sql`and st.media_id in (${sql.join(o.mediaIds)})` : sql``;
+    // Joining from the list of best shots keeps it one index lookup per shot (keyframes_shot), whatever the library's size.
     const rows = await sql<FrameRow & { shot_end: number | null }>`
+      with hits as (
+        select s.media_id, s.shot_idx, l.concept, max(s.score * l.weight) as score
+        from unnest(${lookups.map((l) => l.term)}::text[], ${lookups.map((l) => l.weight)}::float8[], ${lookups.map((l) => l.concept)}::int[])
+          as l(term, weight, concept)
+        cross join lateral (
+          select st.media_id, st.shot_idx, st.score from shot_terms st
+          where st.library_id in (${sql.join(libraryIds)}) and st.term = l.term ${media}
+          order by st.score desc limit ${o.perTerm}
+        ) s
+        group by s.media_id, s.shot_idx, l.concept
+      ),
+      best as (
+        select h.media_id, h.shot_idx, ${shotEnd('h.media_id', 'h.shot_idx')} as shot_end
+        from hits h group by h.media_id, h.shot_idx
+        order by sum(h.score) / ${concepts}::float8 desc, h.media_id, h.shot_idx limit ${o.shots}
+      )
       select k.id, k.media_id, k.library_id, k.t, k.shot_idx, k.objects, k.classes, k.colours, k.ocr, p.shot_end
-      from (
-        select u.media_id, u.shot_idx, ${shotEnd('u.media_id', 'u.shot_idx')} as shot_end
-        from unnest(${shots.map((s) => s.mediaId)}::uuid[], ${shots.map((s) => s.shotIdx)}::int[]) as u(media_id, shot_idx)
-      ) p
+      from best p
       join keyframes k on k.media_id = p.media_id and k.shot_idx = p.shot_idx
       join media m on m.id = k.media_id and m.status = 'completed'
       order by k.media_id, k.t`.execute(this.db);
@@ -122,16 +110,15 @@ export class SearchRepository {
   }
 
   /**
-   * Runs `fn` in a transaction whose HNSW scans look wider (ef_search) and keep scanning when the
-   * library filter removes candidates (pgvector's iterative scan), so a small library among many
-   * still gets its nearest neighbours.
+   * Runs `fn` where HNSW scans return `limit` neighbours: every connection's search list is
+   * VECTOR_SEARCH_WIDTH long (db/sessionSettings.ts), so only a longer answer needs a transaction that
+   * widens it. A search list as long as the answer: a shorter one falls back on iterative scanning
+   * for the rest, measured 3x slower (36 vs 12 ms for 400 of 180,000 keyframes).
    */
-  private wideVectorScan<T>(limit: number, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  private wideVectorScan<T>(limit: number, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+    if (limit <= VECTOR_SEARCH_WIDTH) return fn(this.db);
     return this.db.transaction().execute(async (trx) => {
-      // A search list as long as the answer: a shorter one falls back on iterative scanning for
-      // the rest, measured 3x slower (36 vs 12 ms for 400 of 180,000 keyframes).
-      await sql.raw(`set local hnsw.ef_search = ${Math.min(1000, Math.max(200, Math.ceil(limit)))}`).execute(trx);
-      await sql`set local hnsw.iterative_scan = relaxed_order`.execute(trx);
+      await sql.raw(`set local hnsw.ef_search = ${Math.min(1000, Math.ceil(limit))}`).execute(trx);
       return fn(trx);
     });
   }

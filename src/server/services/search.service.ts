@@ -125,24 +125,14 @@ export class SearchService {
     const concepts = query.map((q) => q.concept);
     // Candidate shots from the shot index: a shot's score for a concept is its best looked-up word
     // (times that word's weight), averaged over the concepts; the best shots are scored exactly.
-    const shots = new Map<string, { mediaId: string; shotIdx: number; perConcept: number[] }>();
-    const terms = [...new Set(query.flatMap((q) => q.lookups.map((l) => l.term)))];
-    const byTerm = new Map<string, Array<{ mediaId: string; shotIdx: number; score: number }>>();
-    for (const r of await this.d.search.topShotsByTerm(libraryIds, terms, SHOT_CANDIDATES, mediaIds))
-      (byTerm.get(r.term) ?? byTerm.set(r.term, []).get(r.term)!).push(r);
-    for (const [i, q] of query.entries()) {
-      for (const { term, weight } of q.lookups)
-        for (const s of byTerm.get(term) ?? []) {
-          const key = shotKey(s.mediaId, s.shotIdx);
-          const cur = shots.get(key) ?? { mediaId: s.mediaId, shotIdx: s.shotIdx, perConcept: query.map(() => 0) };
-          cur.perConcept[i] = Math.max(cur.perConcept[i]!, s.score * weight);
-          shots.set(key, cur);
-        }
-    }
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const best = [...shots.values()].sort((a, b) => mean(b.perConcept) - mean(a.perConcept)).slice(0, SHOTS_SCORED);
+    const lookups = query.flatMap((q, concept) => q.lookups.map((l) => ({ ...l, concept })));
+    const frames = await this.d.search.framesOfBestShots(libraryIds, lookups, query.length, {
+      perTerm: SHOT_CANDIDATES,
+      shots: SHOTS_SCORED,
+      mediaIds,
+    });
     const scored = new Map<string, Scored>();
-    for (const f of await this.d.search.framesOfShots(best)) {
+    for (const f of frames) {
       const key = shotKey(f.media_id, f.shot_idx);
       (known.get(key) ?? known.set(key, { times: [], end: f.shot_end }).get(key)!).times.push(f.t);
       const s = queryScore(f, concepts);
