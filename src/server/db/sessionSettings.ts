@@ -1,14 +1,23 @@
 /**
- * How wide every connection's HNSW scans look, set once per connection rather than in a
- * transaction around each vector search (four statements more each time, 4.5 ms on PGlite): a
- * search list as long as the longest answer a search asks of the graph, and pgvector's iterative
- * scan, which keeps scanning when the library filter removes candidates, so a small library among
- * many still gets its nearest neighbours.
+ * How wide every connection's HNSW scans look, set once per session rather than in a transaction
+ * around each vector search (four statements more each time, 4.5 ms on PGlite): a search list as
+ * long as the longest answer a search asks of the graph, and pgvector's iterative scan, which keeps
+ * scanning when the library filter removes candidates, so a small library among many still gets its
+ * nearest neighbours.
  */
 export const VECTOR_SEARCH_WIDTH = 400;
 
+const SETTINGS: ReadonlyArray<readonly [string, string]> = [
+  ['hnsw.ef_search', String(VECTOR_SEARCH_WIDTH)],
+  ['hnsw.iterative_scan', 'relaxed_order'],
+];
+
 /**
- * What every connection runs first. Set before pgvector is loaded in the session, these are
- * placeholders that it takes over when it loads.
+ * The settings as a PostgreSQL connection's startup options (pg's `options`), so that they hold
+ * from the session's start without a statement of their own. Before pgvector is loaded in the
+ * session they are placeholders that it takes over when it loads.
  */
-export const SESSION_SETTINGS = `set hnsw.ef_search = ${VECTOR_SEARCH_WIDTH}; set hnsw.iterative_scan = relaxed_order`;
+export const SESSION_OPTIONS = SETTINGS.map(([name, value]) => `-c ${name}=${value}`).join(' ');
+
+/** The same as statements, for embedded PGlite's one session (its socket passes no startup options on). */
+export const SESSION_SETTINGS_SQL = SETTINGS.map(([name, value]) => `set ${name} = ${value};`).join(' ');

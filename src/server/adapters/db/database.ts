@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../../db/schema';
-import { SESSION_SETTINGS } from '../../db/sessionSettings';
+import { SESSION_OPTIONS } from '../../db/sessionSettings';
 import { spawnTsWorker } from '../tsWorker';
 import { acquireDataDirLock } from './dataDirLock';
 
@@ -26,7 +26,7 @@ export interface Database {
  */
 export async function openDatabase(opts: { dataDir: string; databaseUrl: string | null }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: SESSION_OPTIONS });
     return wrap(pool, 'postgres', async () => undefined);
   }
   const release = acquireDataDirLock(opts.dataDir);
@@ -75,13 +75,11 @@ function wrap(pool: pg.Pool, kind: Database['kind'], close: () => Promise<void>)
   // database drops (a restart, a failover) emits 'error' on its client, and with no listener that
   // is an uncaught exception that killed the whole process; the statement in flight fails on its
   // own and the pool discards the broken client when it is released, so the listener only has to exist.
-  pool.on('connect', (client) => {
+  pool.on('connect', (client) =>
     client.on('error', () => {
       /* reported to the caller through its failed query */
-    });
-    // Queued ahead of whatever the pool hands this connection to: its first statement.
-    client.query(SESSION_SETTINGS).catch(() => undefined);
-  });
+    }),
+  );
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { SESSION_SETTINGS_SQL } from '../../db/sessionSettings';
 
 interface Init {
   dataDir: string;
@@ -13,6 +14,8 @@ const { dataDir, socketPath } = workerData as Init;
 
 async function main() {
   const db = await PGlite.create({ dataDir, extensions: { vector } });
+  // PGlite is one session, shared by the socket's connections: its settings hold for all of them.
+  await db.exec(SESSION_SETTINGS_SQL);
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
   await server.start();
   parentPort!.postMessage({ type: 'ready' });
