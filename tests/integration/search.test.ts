@@ -182,6 +182,23 @@ describe('ingest and search', () => {
     const inFirst = first.mediaId === media._id && overlaps(first, entry('dog.jpg'));
     expect(inFirst || inSecond).toBe(true);
     expect(r.results.slice(0, 2).every((m) => (m.mediaId === media._id ? overlaps(m, entry('dog.jpg')) : m.startTime >= 3.5))).toBe(true);
+    // Its moments are read with their shots' times: each ends after it starts, within its media.
+    for (const m of r.results) {
+      expect(m.endTime).toBeGreaterThan(m.startTime);
+      expect(m.endTime).toBeLessThanOrEqual((m.mediaId === media._id ? media : second).metadata.video.duration + 0.5);
+    }
+    expect(r.results.every((m) => m.confidence && m.score > 0.35)).toBe(true);
+  });
+
+  it('checks access to the library before it reads a query image, and names an unreadable one', async () => {
+    // The image is embedded while access is checked; a stranger still learns nothing about the library.
+    const stranger = await verifiedUser(t, 'search-stranger');
+    const bad = { image: 'data:image/png;base64,AAAA' };
+    const r = await t.api('POST', API.searchVisual(lib._id), { token: stranger.token, body: bad });
+    expect(r.status).toBe(404);
+    const own = await t.api('POST', API.searchVisual(lib._id), { token, body: bad });
+    expect(own.status).toBe(400);
+    expect(own.body.error?.message).toMatch(/could not be read/);
   });
 
   it('gives every database connection wide HNSW scans that keep going past the library filter', async () => {

@@ -16,6 +16,19 @@ export interface FrameRow {
   sim?: number;
 }
 
+/** A keyframe found by image similarity, with what is needed to make it a moment. */
+export interface NearFrame {
+  id: string;
+  media_id: string;
+  library_id: string;
+  t: number;
+  shot_idx: number;
+  sim: number;
+  /** Its shot's keyframe times in order, and where the shot ends (null where not recorded). */
+  shot_times: number[];
+  shot_end: number | null;
+}
+
 /** The key of a shot in maps of shots: its media and its index. */
 export const shotKey = (mediaId: string, shotIdx: number) => `${mediaId}:${shotIdx}`;
 
@@ -124,29 +137,54 @@ export class SearchRepository {
   }
 
   /**
-   * Nearest keyframes by cosine similarity of the image embedding: candidates from the HNSW graph
-   * over the 256-d projection, ranked exactly by the full embedding.
+   * Keyframes nearest by cosine similarity of the image embedding, of completed media only, best
+   * first: candidates from the HNSW graph over the 256-d projection, ranked exactly by the full
+   * embedding; the best `k` are kept, then those below max(`minSim`, best x `ofBest`) dropped (far-off
+   * frames are noise, not moments). Each comes with its shot's keyframe times and end, so moments
+   * need no second statement. `exclude` (a moment used as the query) is left out before ranking.
    */
-  async nearestEmbedding(libraryIds: string[], v: Float32Array, k: number, mediaIds?: string[]): Promise<FrameRow[]> {
-    const full = vec(v);
-    const reduced = vec(projectEmbedding(v));
+  async nearestEmbedding(
+    libraryIds: string[],
+    v: Float32Array,
+    k: number,
+    o: { minSim: number; ofBest: number; mediaIds?: string[]; exclude?: { mediaId: string; start: number; end: number } },
+  ): Promise<NearFrame[]> {
     const wide = Math.max(2 * k, 200);
-    return this.wideVectorScan(wide, async (trx) => {
-      let candidates = trx
-        .selectFrom('keyframes as c')
-        .select('c.id')
-        .where('c.library_id', 'in', libraryIds)
-        .where('c.embedding_r', 'is not', null)
-        .orderBy(sql`c.embedding_r <=> ${reduced}::vector`)
-        .limit(wide);
-      if (mediaIds?.length) candidates = candidates.where('c.media_id', 'in', mediaIds);
-      return (await new SearchRepository(trx)
-        .frames(libraryIds, mediaIds)
-        .select(sql<number>`1 - (k.embedding <=> ${full}::vector)`.as('sim'))
-        .where('k.id', 'in', candidates)
-        .orderBy('sim', 'desc')
-        .limit(k)
-        .execute()) as unknown as FrameRow[];
+    const media = o.mediaIds?.length ? sql`and c.media_id in (${sql.join(o.mediaIds)})` : sql``;
+    const ex = o.exclude;
+    const exclude = ex ? sql`and not (k.media_id = ${ex.mediaId} and k.t >= ${ex.start - 1e-3} and k.t < ${ex.end})` : sql``;
+    return this.wideVectorScan(wide, async (db) => {
+      const rows = await sql<NearFrame>`
+        with cand as (
+          select c.id from keyframes c
+          where c.library_id in (${sql.join(libraryIds)}) and c.embedding_r is not null ${media}
+          order by c.embedding_r <=> ${vec(projectEmbedding(v))}::vector limit ${wide}
+        ),
+        near as (
+          select k.id, k.media_id, k.library_id, k.t, k.shot_idx, 1 - (k.embedding <=> ${vec(v)}::vector) as sim
+          from keyframes k join media m on m.id = k.media_id and m.status = 'completed'
+          where k.id in (select id from cand) ${exclude}
+          order by sim desc limit ${k}
+        ),
+        kept as (
+          select * from near where sim >= greatest(${o.minSim}::float8, (select max(sim) from near) * ${o.ofBest}::float8)
+        ),
+        shots as (
+          select d.media_id, d.shot_idx,
+            array(select k.t from keyframes k where k.media_id = d.media_id and k.shot_idx = d.shot_idx order by k.t) as shot_times,
+            ${shotEnd('d.media_id', 'd.shot_idx')} as shot_end
+          from (select distinct media_id, shot_idx from kept) d
+        )
+        select kept.*, shots.shot_times, shots.shot_end
+        from kept join shots on shots.media_id = kept.media_id and shots.shot_idx = kept.shot_idx
+        order by kept.sim desc, kept.media_id, kept.t`.execute(db);
+      return rows.rows.map((r) => ({
+        ...r,
+        t: Number(r.t),
+        sim: Number(r.sim),
+        shot_times: r.shot_times.map(Number),
+        shot_end: r.shot_end === null ? null : Number(r.shot_end),
+      }));
     });
   }
 

@@ -40,7 +40,8 @@ const TRANSCRIPT_CANDIDATES = 400;
 type ResolvedQuery = ReadonlyArray<{ concept: ResolvedConcept; lookups: Array<{ term: string; weight: number }> }>;
 
 interface Scored {
-  frame: FrameRow;
+  /** What a moment is made of. */
+  frame: Pick<FrameRow, 'id' | 'media_id' | 'library_id' | 't' | 'shot_idx'>;
   score: number;
 }
 
@@ -152,20 +153,17 @@ export class SearchService {
     return { scored: [...scored.values()], known };
   }
 
+  /** Keyframes like an embedding, and the times of their shots (what `toMoments` needs of them). */
   private async visualByEmbedding(
     libraryIds: string[],
     v: Float32Array,
     mediaIds?: string[],
     exclude?: { mediaId: string; start: number; end: number },
-  ): Promise<Scored[]> {
-    const frames = (await this.d.search.nearestEmbedding(libraryIds, v, IMAGE_CANDIDATES, mediaIds)).filter(
-      (f) => !exclude || f.media_id !== exclude.mediaId || f.t < exclude.start - 1e-3 || f.t >= exclude.end,
-    );
-    if (!frames.length) return [];
-    const best = Math.max(...frames.map((f) => f.sim ?? 0));
-    // Keep what is close to the best match; far-off frames are noise, not moments.
-    const floor = Math.max(0.35, best * 0.8);
-    return frames.filter((f) => (f.sim ?? 0) >= floor).map((f) => ({ frame: f, score: f.sim ?? 0 }));
+  ): Promise<{ scored: Scored[]; known: Map<string, ShotTimes> }> {
+    // Kept: what is close to the best match; far-off frames are noise, not moments.
+    const frames = await this.d.search.nearestEmbedding(libraryIds, v, IMAGE_CANDIDATES, { minSim: 0.35, ofBest: 0.8, mediaIds, exclude });
+    const known = new Map(frames.map((f) => [shotKey(f.media_id, f.shot_idx), { times: f.shot_times, end: f.shot_end }]));
+    return { scored: frames.map((f) => ({ frame: f, score: f.sim })), known };
   }
 
   private async imageEmbedding(dataUrl: string): Promise<Float32Array> {
@@ -231,7 +229,11 @@ export class SearchService {
     return out.sort((a, b) => b.score - a.score);
   }
 
-  private async visual(libraryIds: string[], req: SearchRequest): Promise<Moment[]> {
+  /**
+   * `image` is the query image's embedding when the request has one, started by the caller while it
+   * checks access (decoding and embedding a photo is the slowest step of an image search).
+   */
+  private async visual(libraryIds: string[], req: SearchRequest, image?: Promise<Float32Array>): Promise<Moment[]> {
     if (req.clipId) {
       const m = parseMomentId(req.clipId);
       if (!m) throw badRequest('clipId is not a moment id');
@@ -239,9 +241,13 @@ export class SearchService {
       if (!media || !libraryIds.includes(media.library_id)) throw new AppError('not_found', MSG_SEARCH.momentNotFound);
       const v = await this.d.search.meanEmbedding(m.mediaId, m.start, m.end);
       if (!v) return [];
-      return this.toMoments(await this.visualByEmbedding(libraryIds, v, req.mediaIds, m));
+      const { scored, known } = await this.visualByEmbedding(libraryIds, v, req.mediaIds, m);
+      return this.toMoments(scored, known);
     }
-    if (req.image) return this.toMoments(await this.visualByEmbedding(libraryIds, await this.imageEmbedding(req.image), req.mediaIds));
+    if (req.image) {
+      const { scored, known } = await this.visualByEmbedding(libraryIds, await (image ?? this.imageEmbedding(req.image)), req.mediaIds);
+      return this.toMoments(scored, known);
+    }
     if (req.text?.trim()) {
       const { scored, known } = await this.visualByText(libraryIds, req.text.trim(), req.mediaIds);
       return this.toMoments(scored, known);
@@ -303,8 +309,9 @@ export class SearchService {
     limit = SEARCH_DEFAULT_LIMIT,
     offset = 0,
   ): Promise<SearchResults> {
+    const image = this.queryImage(type, req);
     const libraryIds = await this.d.access.libraries(user.id, [libraryId]);
-    const moments = await this.moments(libraryIds, type, req, limit + offset);
+    const moments = await this.moments(libraryIds, type, req, limit + offset, image);
     const page = moments.slice(offset, offset + limit);
     const medias = await this.medias(page);
     // Say honestly what the index could not compute (e.g. CLIP not installed).
@@ -319,27 +326,40 @@ export class SearchService {
     limit = SEARCH_DEFAULT_LIMIT,
     offset = 0,
   ): Promise<MultiSearchResults> {
+    const image = this.queryImage('visual', req);
     await this.d.access.libraries(user.id, libraryIds);
     const results: MultiSearchResults['results'] = [];
     const all: Moment[] = [];
     for (const id of libraryIds) {
-      const moments = (await this.moments([id], 'visual', req, limit + offset)).slice(offset, offset + limit);
+      const moments = (await this.moments([id], 'visual', req, limit + offset, image)).slice(offset, offset + limit);
       results.push({ libraryId: id, results: moments });
       all.push(...moments);
     }
     return { results, medias: await this.medias(all) };
   }
 
-  private async moments(libraryIds: string[], type: SearchResultType, req: SearchRequest, n: number) {
+  /**
+   * The query image's embedding, when a search of this type uses one: started before the access
+   * check so the two overlap, and computed once a request (not once per library searched).
+   */
+  private queryImage(type: SearchResultType, req: SearchRequest): Promise<Float32Array> | undefined {
+    if (!req.image || req.clipId || type === 'transcript') return undefined;
+    const v = this.imageEmbedding(req.image);
+    // A bad image is reported when the search awaits it, after the access check has had its say.
+    v.catch(() => undefined);
+    return v;
+  }
+
+  private async moments(libraryIds: string[], type: SearchResultType, req: SearchRequest, n: number, image?: Promise<Float32Array>) {
     const clamp = (ms: Moment[]) => ms.slice(0, n);
     switch (type) {
       case 'visual':
-        return clamp(await this.visual(libraryIds, req));
+        return clamp(await this.visual(libraryIds, req, image));
       case 'transcript':
         return clamp(await this.transcript(libraryIds, req, n));
       case 'unified': {
         // The two lists are independent: read together (on PostgreSQL, on two connections at once).
-        const [seen, said] = await Promise.all([this.visual(libraryIds, req), this.transcript(libraryIds, req, n)]);
+        const [seen, said] = await Promise.all([this.visual(libraryIds, req, image), this.transcript(libraryIds, req, n)]);
         return clamp(this.fuse(seen, said));
       }
     }
