@@ -24,7 +24,10 @@ import { parseQuery } from './queryConcepts';
 import { transcriptScore } from './transcriptScore';
 import { wordsOf } from './visualTerms';
 
-/** Shots read from the shot index per looked-up word, and how many of the best are scored keyframe by keyframe. */
+/**
+ * Shots read from the shot index per looked-up word when a query has several concepts (a shot fair
+ * on each can beat one best on one), and how many of the best are scored keyframe by keyframe.
+ */
 const SHOT_CANDIDATES = 400;
 const SHOTS_SCORED = 150;
 /** Index words looked up per concept (its own words first, then its best labels'). */
@@ -128,7 +131,9 @@ export class SearchService {
     // (times that word's weight), averaged over the concepts; the best shots are scored exactly.
     const lookups = query.flatMap((q, concept) => q.lookups.map((l) => ({ ...l, concept })));
     const frames = await this.d.search.framesOfBestShots(libraryIds, lookups, query.length, {
-      perTerm: SHOT_CANDIDATES,
+      // One concept: a shot's score is its best word's, so the best shots overall are among each
+      // word's own best SHOTS_SCORED (up to ties at the edge); reading more changes nothing.
+      perTerm: query.length === 1 ? SHOTS_SCORED : SHOT_CANDIDATES,
       shots: SHOTS_SCORED,
       mediaIds,
     });
