@@ -34,7 +34,11 @@ export const shotKey = (mediaId: string, shotIdx: number) => `${mediaId}:${shotI
 
 /** Where shot (`media`, `idx`) ends (null where not recorded): a subquery on the shots table. */
 const shotEnd = (media: string, idx: string) =>
-  sql`(select s."end" from shots s where s.media_id = ${sql.ref(media)} and s.idx = ${sql.ref(idx)})`;
+  sql`(select se."end" from shots se where se.media_id = ${sql.ref(media)} and se.idx = ${sql.ref(idx)})`;
+
+/** The keyframe times of shot (`media`, `idx`) in order, as an array: a subquery on the keyframes table. */
+const shotKeyframeTimes = (media: string, idx: string) =>
+  sql`array(select kt.t from keyframes kt where kt.media_id = ${sql.ref(media)} and kt.shot_idx = ${sql.ref(idx)} order by kt.t)`;
 
 /** A shot's keyframe times in order and where it ends (null where not recorded), by shotKey. */
 export interface ShotTimes {
@@ -114,7 +118,7 @@ export class SearchRepository {
     if (!shots.length) return out;
     const rows = await sql<{ media_id: string; shot_idx: number; times: number[]; end: number | null }>`
       select p.media_id, p.shot_idx,
-        array(select k.t from keyframes k where k.media_id = p.media_id and k.shot_idx = p.shot_idx order by k.t) as times,
+        ${shotKeyframeTimes('p.media_id', 'p.shot_idx')} as times,
         ${shotEnd('p.media_id', 'p.shot_idx')} as "end"
       from unnest(${shots.map((s) => s.mediaId)}::uuid[], ${shots.map((s) => s.shotIdx)}::int[]) as p(media_id, shot_idx)`.execute(this.db);
     for (const r of rows.rows)
@@ -171,7 +175,7 @@ export class SearchRepository {
         ),
         shots as (
           select d.media_id, d.shot_idx,
-            array(select k.t from keyframes k where k.media_id = d.media_id and k.shot_idx = d.shot_idx order by k.t) as shot_times,
+            ${shotKeyframeTimes('d.media_id', 'd.shot_idx')} as shot_times,
             ${shotEnd('d.media_id', 'd.shot_idx')} as shot_end
           from (select distinct media_id, shot_idx from kept) d
         )
