@@ -19,10 +19,13 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Connections from the main thread to embedded PGlite: enough that a query is always waiting in its thread. */
+const PGLITE_CONNECTIONS = 4;
+
 /**
  * PostgreSQL through DATABASE_URL (a normal pool), or else embedded PGlite under dataDir in a
- * worker thread reached by exactly one socket connection: PGlite over pglite-socket corrupts
- * concurrent transactions with more than one, so the pool is capped at one and queues callers.
+ * worker thread reached over a unix socket (pgliteWire.ts: PGlite is one session, and the
+ * connections take turns in it by whole statements and whole transactions).
  */
 export async function openDatabase(opts: { dataDir: string; databaseUrl: string | null }): Promise<Database> {
   if (opts.databaseUrl) {
@@ -51,7 +54,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl: string 
     throw err;
   }
   worker.removeAllListeners('exit');
-  const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: 1 });
+  const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: PGLITE_CONNECTIONS });
   return wrap(pool, 'pglite', async () => {
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, 5000);

@@ -1,10 +1,10 @@
 // Runs PGlite in its own thread so index builds never block the API's event loop, and exposes it
-// over a unix socket that exactly one pg connection in the main thread uses.
+// over a unix socket to the main thread's pg pool (see pgliteWire.ts for how connections share it).
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { SESSION_SETTINGS_SQL } from '../../db/sessionSettings';
+import { servePglite } from './pgliteWire';
 
 interface Init {
   dataDir: string;
@@ -16,13 +16,12 @@ async function main() {
   const db = await PGlite.create({ dataDir, extensions: { vector } });
   // PGlite is one session, shared by the socket's connections: its settings hold for all of them.
   await db.exec(SESSION_SETTINGS_SQL);
-  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
-  await server.start();
+  const server = await servePglite(db, socketPath);
   parentPort!.postMessage({ type: 'ready' });
   parentPort!.on('message', (msg: { type: string }) => {
     if (msg.type !== 'stop') return;
     void (async () => {
-      await server.stop();
+      await server.close();
       await db.close();
       parentPort!.postMessage({ type: 'stopped' });
     })();
