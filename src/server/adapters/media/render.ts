@@ -1,4 +1,4 @@
-import { spawnTool } from '../process/tools';
+import { NICE, spawnTool } from '../process/tools';
 import fs from 'node:fs';
 import { GIF_MAX_FPS, GIF_MAX_WIDTH } from '../../../contract';
 import { tools } from './ffprobe';
@@ -34,8 +34,11 @@ export class RenderToolError extends Error {
 
 function runFfmpeg(args: string[], duration: number, onProgress?: (f: number) => void, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    // nice 5: a render yields the CPU to searches and page loads, but goes before indexing (nice 10).
-    const p = spawnTool(tools.ffmpeg, ['-hide_banner', '-nostdin', '-y', '-progress', 'pipe:1', '-nostats', ...args], { signal, nice: 5 });
+    // A render yields the CPU to searches and page loads, but goes before indexing.
+    const p = spawnTool(tools.ffmpeg, ['-hide_banner', '-nostdin', '-y', '-progress', 'pipe:1', '-nostats', ...args], {
+      signal,
+      nice: NICE.render,
+    });
     let err = '';
     p.stderr.on('data', (d: Buffer) => {
       err += d.toString();

@@ -1,5 +1,6 @@
 // The picture models on their own thread (see visualThread.ts).
 import os from 'node:os';
+import { NICE } from '../process/tools';
 import { serveModelThread } from './modelThread';
 import { createVisualAnalyzer, type VisualFeature } from './visual';
 import type { VisualThreadInfo, VisualThreadOptions } from './visualThread';
@@ -7,7 +8,7 @@ import type { VisualThreadInfo, VisualThreadOptions } from './visualThread';
 await serveModelThread<VisualThreadOptions, Uint8Array[]>(async (opts) => {
   // On Linux a thread has its own nice value, and the threads it starts (OCR's) inherit it.
   try {
-    os.setPriority(opts.nice ?? 10);
+    os.setPriority(opts.nice ?? NICE.ingest);
   } catch {
     // not permitted here: run at the normal priority
   }

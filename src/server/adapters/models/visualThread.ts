@@ -8,7 +8,7 @@ export interface VisualThreadOptions {
   threads?: number;
   skip?: string[];
   corrupt?: readonly CorruptModelFile[];
-  /** Scheduling priority of the thread (Linux nice, 0..19; default 10): indexing yields the CPU to requests. */
+  /** Scheduling priority of the thread (Linux nice, 0..19; default NICE.ingest): indexing yields the CPU to requests. */
   nice?: number;
 }
 
