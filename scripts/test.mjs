@@ -33,6 +33,9 @@ if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
 // 3. The built app the end-to-end tests click through.
 if (run(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn']) !== 0) process.exit(1);
 
+// The servers the tests start run their renders and indexing at a low priority (nice) but not under
+// SCHED_IDLE: the test processes around them keep both cores busy, and would starve them.
+process.env.BACKGROUND_IDLE ??= 'false';
 const vitest = (extra, env = process.env) => run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...extra], { env });
 
 let failed = 0;

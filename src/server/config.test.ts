@@ -23,6 +23,7 @@ describe('config', () => {
       's3',
       true,
     ]);
+    expect([loadConfig({}).backgroundIdle, loadConfig({ BACKGROUND_IDLE: 'false' }).backgroundIdle]).toEqual([true, false]);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow("Invalid configuration: PORT must be a port number 0-65535 (got 'eighty')");
     expect(() => loadConfig({ ROLE: 'boss' })).toThrow("Invalid configuration: ROLE must be one of all, api, worker (got 'boss')");
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/^Invalid configuration: JWT_SECRET must be at least 32 characters$/);
@@ -52,6 +53,7 @@ describe('config', () => {
     ['JWT_SECRET', { JWT_SECRET: 'short' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+    ['BACKGROUND_IDLE', { BACKGROUND_IDLE: 'yes' }],
     ['ROLE', { ROLE: 'boss' }],
     ['BLOB_STORE', { BLOB_STORE: 'ftp' }],
     ['S3_FORCE_PATH_STYLE', { S3_FORCE_PATH_STYLE: '1' }],

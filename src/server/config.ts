@@ -26,6 +26,8 @@ export interface Config {
   /** The demo library's sample videos (`DEMO_DIR`, default assets/demo); an empty folder gives an empty demo library. */
   demoDir: string;
   trustProxy: boolean;
+  /** Renders and indexing under Linux SCHED_IDLE (BACKGROUND_IDLE, default true): they get only the CPU requests leave. */
+  backgroundIdle: boolean;
   blobStore: 'local' | 's3';
   s3: {
     endpoint: string | null;
@@ -103,6 +105,7 @@ const EnvSchema = Type.Object({
   PORT: Type.Number({ minimum: 0, maximum: 65535, multipleOf: 1, default: 8080, description: 'must be a port number 0-65535' }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'must be at least 32 characters' })),
   TRUST_PROXY: flag(false),
+  BACKGROUND_IDLE: flag(true),
   BLOB_STORE: choice(['local', 's3'], 'local'),
   S3_FORCE_PATH_STYLE: flag(true),
   LOG_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
@@ -190,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDir: path.resolve(env.WEB_DIR || 'dist'),
     demoDir: demoDir(env),
     trustProxy: e.TRUST_PROXY === 'true',
+    backgroundIdle: e.BACKGROUND_IDLE === 'true',
   };
 }
 

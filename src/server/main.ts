@@ -25,7 +25,7 @@ import { LocalBlobStore } from './adapters/blobs/localBlobStore';
 import { S3BlobStore } from './adapters/blobs/s3BlobStore';
 import { missingMediaTools, probe, probeQuick, stillWebp } from './adapters/media/ffprobe';
 import { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from './adapters/media/ffmpeg';
-import { startToolSpawner, stopToolSpawner } from './adapters/process/tools';
+import { setBackgroundIdle, startToolSpawner, stopToolSpawner } from './adapters/process/tools';
 import { describeMissingFeature, type HealthInfo } from '../contract';
 import { loadDemoItems } from './demo';
 import { LibraryRepository } from './repositories/library.repository';
@@ -93,6 +93,7 @@ export interface RunningServer {
  */
 export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
   const config = loadConfig({ ...process.env, ...env });
+  setBackgroundIdle(config.backgroundIdle);
   // Tools (ffmpeg, pocketsphinx, yt-dlp) are started by a small helper process: a fork of this one,
   // once it holds the database and the models, stalls the event loop (adapters/process/tools.ts).
   const spawner = await startToolSpawner().then(

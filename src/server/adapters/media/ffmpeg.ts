@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { execTool, NICE, spawnTool } from '../process/tools';
+import { BACKGROUND, execTool, spawnTool } from '../process/tools';
 import { tools } from './ffprobe';
 
 /** Runs ffmpeg, reporting progress (0..1) from its `-progress` output against a known duration. */
 function ffmpeg(args: string[], duration: number, onProgress?: (f: number) => void, collectStderr = false): Promise<string> {
   return new Promise((resolve, reject) => {
-    const p = spawnTool(tools.ffmpeg, ['-hide_banner', '-nostdin', '-progress', 'pipe:1', '-nostats', ...args], { nice: NICE.ingest });
+    const p = spawnTool(tools.ffmpeg, ['-hide_banner', '-nostdin', '-progress', 'pipe:1', '-nostats', ...args], BACKGROUND.ingest);
     let err = '';
     p.stderr.on('data', (d: Buffer) => {
       err += d.toString();

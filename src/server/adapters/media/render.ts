@@ -1,4 +1,4 @@
-import { NICE, spawnTool } from '../process/tools';
+import { BACKGROUND, spawnTool } from '../process/tools';
 import fs from 'node:fs';
 import { GIF_MAX_FPS, GIF_MAX_WIDTH } from '../../../contract';
 import { tools } from './ffprobe';
@@ -37,7 +37,7 @@ function runFfmpeg(args: string[], duration: number, onProgress?: (f: number) =>
     // A render yields the CPU to searches and page loads, but goes before indexing.
     const p = spawnTool(tools.ffmpeg, ['-hide_banner', '-nostdin', '-y', '-progress', 'pipe:1', '-nostats', ...args], {
       signal,
-      nice: NICE.render,
+      ...BACKGROUND.render,
     });
     let err = '';
     p.stderr.on('data', (d: Buffer) => {

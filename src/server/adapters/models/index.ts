@@ -9,6 +9,7 @@ import { readImagenetLabels } from './mobilenet';
 import { PocketsphinxSpeech, type PocketsphinxOptions } from './pocketsphinx';
 import { type SpeechToText, type TextEncoder } from './types';
 import { corruptReason, createVisualAnalyzer, reason, type VisualFeature } from './visual';
+import { backgroundIsIdle } from '../process/tools';
 import { VisualThread } from './visualThread';
 import { WordNet } from './wordnet';
 
@@ -26,7 +27,7 @@ async function openVisual(modelsDir: string, corrupt: readonly CorruptModelFile[
   const skip: VisualFeature[] = ['faces'];
   let thread: VisualThread;
   try {
-    thread = await VisualThread.open({ modelsDir, threads: 1, corrupt, skip });
+    thread = await VisualThread.open({ modelsDir, threads: 1, corrupt, skip, idle: backgroundIsIdle() });
   } catch (err) {
     log?.warn({ err: reason(err) }, 'the visual models thread did not start: they run on the main thread');
     return createVisualAnalyzer(modelsDir, { threads: 1, corrupt, skip });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { NICE, spawnTool } from '../process/tools';
+import { BACKGROUND, spawnTool } from '../process/tools';
 import { ModelMissingError, ModelRunError, type Segment, type SpeechToText } from './types';
 
 type Word = { word: string; start: number; end: number };
@@ -111,7 +111,7 @@ export class PocketsphinxSpeech implements SpeechToText {
         : [...model, ...effort, '-loglevel', 'FATAL', 'live', file];
     return new Promise((resolve, reject) => {
       // Speech is indexing: background work, so requests get the CPU first.
-      const child = spawnTool(this.cli.bin, args, { nice: NICE.ingest });
+      const child = spawnTool(this.cli.bin, args, BACKGROUND.ingest);
       let out = '';
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));

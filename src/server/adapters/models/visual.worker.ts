@@ -1,17 +1,19 @@
 // The picture models on their own thread (see visualThread.ts).
 import os from 'node:os';
-import { NICE } from '../process/tools';
+import { BACKGROUND, idleThisThread } from '../process/tools';
 import { serveModelThread } from './modelThread';
 import { createVisualAnalyzer, type VisualFeature } from './visual';
 import type { VisualThreadInfo, VisualThreadOptions } from './visualThread';
 
 await serveModelThread<VisualThreadOptions, Uint8Array[]>(async (opts) => {
-  // On Linux a thread has its own nice value, and the threads it starts (OCR's) inherit it.
+  // On Linux a thread has its own nice value and scheduling policy, and the threads it starts
+  // (onnxruntime's, OCR's) inherit them.
   try {
-    os.setPriority(opts.nice ?? NICE.ingest);
+    os.setPriority(opts.nice ?? BACKGROUND.ingest.nice);
   } catch {
     // not permitted here: run at the normal priority
   }
+  if (opts.idle ?? BACKGROUND.ingest.idle) idleThisThread();
   const analyzer = await createVisualAnalyzer(opts.modelsDir, {
     threads: opts.threads,
     skip: opts.skip as VisualFeature[] | undefined,

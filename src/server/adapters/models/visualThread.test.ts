@@ -35,6 +35,27 @@ describe('VisualThread', () => {
     }
   }, 120_000);
 
+  it.runIf(fs.existsSync('/usr/bin/chrt'))(
+    'runs its thread (and the threads that one starts) under SCHED_IDLE, this one not',
+    async () => {
+      // Field 41 of /proc/<pid>/task/<tid>/stat is the scheduling policy; SCHED_IDLE is 5.
+      const policies = () =>
+        fs
+          .readdirSync('/proc/self/task')
+          .map((tid) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[38]));
+      const before = policies().filter((p) => p === 5).length;
+      const thread = await VisualThread.open({ modelsDir: MODELS_DIR, threads: 1, skip: ['faces', 'text'] });
+      try {
+        await thread.analyze(PHOTOS.slice(0, 1));
+        expect(policies().filter((p) => p === 5).length).toBeGreaterThan(before);
+        expect(fs.readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[38]).toBe('0');
+      } finally {
+        await thread.close();
+      }
+    },
+    120_000,
+  );
+
   it('answers each batch in order and fails a batch it cannot read without stopping', async () => {
     const thread = await VisualThread.open({ modelsDir: MODELS_DIR, threads: 1, skip: ['faces', 'text'] });
     try {

@@ -8,8 +8,10 @@ export interface VisualThreadOptions {
   threads?: number;
   skip?: string[];
   corrupt?: readonly CorruptModelFile[];
-  /** Scheduling priority of the thread (Linux nice, 0..19; default NICE.ingest): indexing yields the CPU to requests. */
+  /** Scheduling priority of the thread (Linux nice, 0..19; default BACKGROUND.ingest.nice): indexing yields the CPU to requests. */
   nice?: number;
+  /** SCHED_IDLE as well (default BACKGROUND.ingest.idle): the thread runs only on CPU time requests leave. */
+  idle?: boolean;
 }
 
 /** What the thread tells when ready. */

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execTool, spawnTool, startToolSpawner, stopToolSpawner, type ToolProcess } from './tools';
 import { longestHold } from '../../../../tests/fixtures/eventLoop';
@@ -47,6 +48,12 @@ describe('tools through the spawner', () => {
   it('starts background tools at the nice value asked', async () => {
     const { stdout } = await execTool('sh', ['-c', 'sleep 0.3; cut -d" " -f19 /proc/$$/stat'], { nice: 10 });
     expect(stdout.trim()).toBe('10');
+  });
+
+  it.runIf(fs.existsSync('/usr/bin/chrt'))('starts idle tools under SCHED_IDLE, others under the normal policy', async () => {
+    const policy = async (idle: boolean) => (await execTool('sh', ['-c', 'chrt -p $$'], { idle })).stdout;
+    expect(await policy(true)).toMatch(/SCHED_IDLE/);
+    expect(await policy(false)).toMatch(/SCHED_OTHER/);
   });
 
   it('kills on abort (an AbortError) and on kill()', async () => {

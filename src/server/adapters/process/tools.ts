@@ -1,5 +1,6 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
 import os from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
 
@@ -18,17 +19,53 @@ export interface ToolOptions {
   detached?: boolean;
   /** Kills the tool (SIGTERM) and fails it with an AbortError. */
   signal?: AbortSignal;
-  /** Linux nice value (0..19) for background work, so requests get the CPU first (see NICE). */
+  /** Linux nice value (0..19) for background work, so requests get the CPU first (see BACKGROUND). */
   nice?: number;
+  /** Linux SCHED_IDLE (through util-linux's chrt): runs only on CPU time nothing else wants. */
+  idle?: boolean;
 }
 
 /**
- * Linux nice values of background work. Requests (searches, pages, uploads) run at 0 and take the
- * CPU whenever they want it; a render (someone is waiting for the download) goes before indexing.
- * Under full load the scheduler gives a nice 15 process about 3.5 % of what a nice 0 one gets, and a
- * nice 19 one 1.5 %: background work slows while requests are many, and has the machine otherwise.
+ * How background work is scheduled. Requests (searches, pages, uploads) run at the normal priority
+ * and take the CPU whenever they want it; renders and indexing run under SCHED_IDLE, so they use
+ * every cycle the requests leave and never slow them (at nice 15 a render's six ffmpeg threads still
+ * took 15 % of the API thread's core under load: tests/bench/load.bench.ts, searches p95 535-588 ms
+ * against 428-477 ms under SCHED_IDLE, the renders 8.6 -> 11.5 s). The nice values order the two
+ * where SCHED_IDLE is not available.
  */
-export const NICE = { render: 15, ingest: 19 } as const;
+export const BACKGROUND = { render: { nice: 15, idle: true }, ingest: { nice: 19, idle: true } } as const;
+
+/** util-linux's chrt, which sets a scheduling policy (Linux only). */
+const CHRT = process.platform === 'linux' ? ['/usr/bin/chrt', '/bin/chrt'].find((p) => fs.existsSync(p)) : undefined;
+
+let backgroundIdle = true;
+/** Whether `idle` tools and threads really get SCHED_IDLE in this process (config BACKGROUND_IDLE). */
+export function setBackgroundIdle(on: boolean) {
+  backgroundIdle = on;
+}
+/** True when background work here runs under SCHED_IDLE. */
+export const backgroundIsIdle = () => backgroundIdle && !!CHRT;
+
+/** The command line that starts `cmd` under `opts`' scheduling policy. */
+function scheduled(cmd: string, args: string[], opts: ToolOptions): [string, string[]] {
+  return opts.idle && backgroundIsIdle() ? [CHRT!, ['--idle', '0', cmd, ...args]] : [cmd, args];
+}
+
+/**
+ * Puts the calling thread (and the threads it starts later) under SCHED_IDLE, as a background
+ * worker thread's first step. False when that is not possible here.
+ */
+export function idleThisThread(): boolean {
+  if (!CHRT) return false;
+  try {
+    const tid = /task\/(\d+)$/.exec(fs.readlinkSync('/proc/thread-self'))?.[1];
+    if (!tid) return false;
+    execFileSync(CHRT, ['--idle', '-p', '0', tid], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The part of ChildProcess the adapters use. */
 export interface ToolProcess extends EventEmitter {
@@ -93,7 +130,8 @@ export function stopToolSpawner() {
 /** Starts a tool with piped stdout and stderr, like `spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })`. */
 export function spawnTool(cmd: string, args: string[], opts: ToolOptions = {}): ToolProcess {
   if (helper?.connected) return new RemoteTool(helper, cmd, args, opts);
-  const child = spawn(cmd, args, {
+  const [file, argv] = scheduled(cmd, args, opts);
+  const child = spawn(file, argv, {
     cwd: opts.cwd,
     env: opts.env,
     detached: opts.detached,
@@ -188,11 +226,12 @@ class RemoteTool extends EventEmitter implements ToolProcess {
   ) {
     super();
     remote.set(this.id, this);
+    const [file, argv] = scheduled(cmd, args, opts);
     helper.send({
       t: 'spawn',
       id: this.id,
-      cmd,
-      args,
+      cmd: file,
+      args: argv,
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       detached: !!opts.detached,
