@@ -29,7 +29,8 @@ interface Unit {
  * message up to a Sync (a parameterised query: Parse, Bind, Describe, Execute, Sync) or one simple
  * Query. Each unit goes into PGlite in one call and its answer leaves in one write. While a
  * connection is inside a transaction, or has flushed in the middle of a unit, only its units run;
- * a connection that goes away inside a transaction has it rolled back.
+ * a connection that goes away inside a transaction has it rolled back. (COPY ... FROM STDIN is not
+ * relayed: nothing here uses it.)
  *
  * (pglite-socket, which this replaces, feeds PGlite one message at a time and writes each answer
  * on its own; with two connections one's Parse could land between the other's Bind and Execute
