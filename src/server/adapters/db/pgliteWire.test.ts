@@ -6,9 +6,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servePglite } from './pgliteWire';
 
-// Several pg connections share PGlite's one session through servePglite. With pglite-socket they
-// corrupted each other (one's Parse between another's Bind and Execute: mismatched parameters,
-// lost portals; one's statements inside another's transaction). These tests fail on any of that.
+// Several pg connections share PGlite's one session through servePglite. These tests fail if their
+// statements mix (one's Bind on another's Parse: mismatched parameters, lost portals), if one's
+// statements run inside another's open transaction, or if a dropped connection's transaction stays.
 
 let db: PGlite;
 let server: { close(): Promise<void> };

@@ -33,8 +33,9 @@ interface Unit {
  * relayed: nothing here uses it.)
  *
  * (pglite-socket, which this replaces, feeds PGlite one message at a time and writes each answer
- * on its own; with two connections one's Parse could land between the other's Bind and Execute
- * in the shared session, so it was limited to one connection.)
+ * on its own, a cross-thread wake-up each; we ran it with one connection, as ARCHITECTURE.md
+ * reports concurrent transactions corrupted with more, and it did not roll back the transaction
+ * of a connection that went away.)
  */
 export async function servePglite(db: PGlite, socketPath: string): Promise<{ close(): Promise<void> }> {
   const queue: Unit[] = [];

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MODELS_DIR } from '../../../../tests/fixtures/modelsDir';
 import { createVisualAnalyzer } from './visual';
+import { backgroundIsIdle } from '../process/tools';
 import { VisualThread } from './visualThread';
 import { longestHold } from '../../../../tests/fixtures/eventLoop';
 
@@ -35,20 +36,18 @@ describe('VisualThread', () => {
     }
   }, 120_000);
 
-  it.runIf(fs.existsSync('/usr/bin/chrt'))(
+  it.runIf(backgroundIsIdle())(
     'runs its thread (and the threads that one starts) under SCHED_IDLE, this one not',
     async () => {
-      // Field 41 of /proc/<pid>/task/<tid>/stat is the scheduling policy; SCHED_IDLE is 5.
-      const policies = () =>
-        fs
-          .readdirSync('/proc/self/task')
-          .map((tid) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[38]));
+      // Field 41 of a thread's stat is its scheduling policy (after "pid (comm) ", field 3 comes first); SCHED_IDLE is 5.
+      const policy = (stat: string) => Number(fs.readFileSync(stat, 'utf8').split(') ')[1]!.split(' ')[38]);
+      const policies = () => fs.readdirSync('/proc/self/task').map((tid) => policy(`/proc/self/task/${tid}/stat`));
       const before = policies().filter((p) => p === 5).length;
       const thread = await VisualThread.open({ modelsDir: MODELS_DIR, threads: 1, skip: ['faces', 'text'] });
       try {
         await thread.analyze(PHOTOS.slice(0, 1));
         expect(policies().filter((p) => p === 5).length).toBeGreaterThan(before);
-        expect(fs.readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[38]).toBe('0');
+        expect(policy('/proc/thread-self/stat')).toBe(0);
       } finally {
         await thread.close();
       }

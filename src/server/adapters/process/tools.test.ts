@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execTool, spawnTool, startToolSpawner, stopToolSpawner, type ToolProcess } from './tools';
+import { backgroundIsIdle, execTool, spawnTool, startToolSpawner, stopToolSpawner, type ToolProcess } from './tools';
 import { longestHold } from '../../../../tests/fixtures/eventLoop';
 
 const ended = (p: ToolProcess) => new Promise<number | null>((resolve) => p.on('close', (code: number | null) => resolve(code)));
@@ -50,7 +49,7 @@ describe('tools through the spawner', () => {
     expect(stdout.trim()).toBe('10');
   });
 
-  it.runIf(fs.existsSync('/usr/bin/chrt'))('starts idle tools under SCHED_IDLE, others under the normal policy', async () => {
+  it.runIf(backgroundIsIdle())('starts idle tools under SCHED_IDLE, others under the normal policy', async () => {
     const policy = async (idle: boolean) => (await execTool('sh', ['-c', 'chrt -p $$'], { idle })).stdout;
     expect(await policy(true)).toMatch(/SCHED_IDLE/);
     expect(await policy(false)).toMatch(/SCHED_OTHER/);
