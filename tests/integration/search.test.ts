@@ -4,7 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, confidenceOf, ingestCost, type BillingInfo, type Media, type Moment, type SearchResults } from '../../src/contract';
+import {
+  API,
+  confidenceOf,
+  ingestCost,
+  SEARCH_IMAGE_MAX_BYTES,
+  type BillingInfo,
+  type Media,
+  type Moment,
+  type SearchResults,
+} from '../../src/contract';
 import { VECTOR_SEARCH_WIDTH } from '../../src/server/db/sessionSettings';
 import { DARKNET_PHOTOS, makeTestVideo, type TestVideo } from '../fixtures/makeMedia';
 import { MODELS_DIR } from '../fixtures/modelsDir';
@@ -199,6 +208,18 @@ describe('ingest and search', () => {
     const own = await t.api('POST', API.searchVisual(lib._id), { token, body: bad });
     expect(own.status).toBe(400);
     expect(own.body.error?.message).toMatch(/could not be read/);
+  });
+
+  it('refuses a query image that is too large, not an image URL, or not base64, with what is wrong', async () => {
+    const big = { image: `data:image/jpeg;base64,${'A'.repeat(Math.ceil(((SEARCH_IMAGE_MAX_BYTES + 1024) * 4) / 3))}` };
+    const tooBig = await t.api('POST', API.searchVisual(lib._id), { token, body: big });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.error?.message).toBe('The image is larger than 15 MB.');
+    for (const image of ['data:image/svg+xml;base64,PHN2Zy8+', 'https://example.com/dog.jpg', 'data:image/png;base64,!!!!']) {
+      const r = await t.api('POST', API.searchVisual(lib._id), { token, body: { image } });
+      expect(r.status, image).toBe(400);
+      expect(r.body.error?.message, image).toMatch(/^image must be a data:image/);
+    }
   });
 
   it('gives every database connection wide HNSW scans that keep going past the library filter', async () => {

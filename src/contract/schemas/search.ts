@@ -4,11 +4,17 @@ import { strict, Uuid } from './common';
 /** The largest page of moments one call answers, and the furthest it pages. */
 export const SEARCH_MAX_LIMIT = 500;
 export const SEARCH_MAX_OFFSET = 10_000;
+/** The largest query image a search reads (decoded bytes). */
+export const SEARCH_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
 
 export const searchRequestSchema = Type.Object({
   text: Type.Optional(Type.String({ maxLength: 2000 })),
-  /** A data:image/... URL. */
-  image: Type.Optional(Type.String({ maxLength: 22_000_000 })),
+  /**
+   * A data:image/... URL, of at most SEARCH_IMAGE_MAX_BYTES once decoded (checked by the search,
+   * before it reads anything; the route's body limit caps it too). No maxLength here: the validator
+   * counts a string's characters one by one, 8 ms for a 2 MB photo.
+   */
+  image: Type.Optional(Type.String()),
   /** A moment id (from an earlier result): find similar moments. */
   clipId: Type.Optional(Type.String({ maxLength: 200 })),
   sample: Type.Optional(Type.Number()),

@@ -173,7 +173,7 @@ export class SearchRepository {
         kept as (
           select * from near where sim >= greatest(${o.minSim}::float8, (select max(sim) from near) * ${o.ofBest}::float8)
         ),
-        shots as (
+        shots as materialized (
           select d.media_id, d.shot_idx,
             ${shotKeyframeTimes('d.media_id', 'd.shot_idx')} as shot_times,
             ${shotEnd('d.media_id', 'd.shot_idx')} as shot_end
