@@ -19,5 +19,24 @@ const SETTINGS: ReadonlyArray<readonly [string, string]> = [
  */
 export const SESSION_OPTIONS = SETTINGS.map(([name, value]) => `-c ${name}=${value}`).join(' ');
 
+/**
+ * A pool's connection string and startup options: ours first, then any `options` the URL carries
+ * (PostgreSQL applies the last `-c` of a setting, so the deployment's own choice wins). pg lets a
+ * URL's `options` replace the pool's outright, which would drop ours without a word. A string that
+ * is not a URL (`host=… dbname=…`) is passed on as it is.
+ */
+export function poolConnection(databaseUrl: string): { connectionString: string; options: string } {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return { connectionString: databaseUrl, options: SESSION_OPTIONS };
+  }
+  const own = url.searchParams.get('options');
+  if (own === null) return { connectionString: databaseUrl, options: SESSION_OPTIONS };
+  url.searchParams.delete('options');
+  return { connectionString: url.toString(), options: `${SESSION_OPTIONS} ${own}`.trim() };
+}
+
 /** The same as statements, for embedded PGlite's one session (its socket passes no startup options on). */
 export const SESSION_SETTINGS_SQL = SETTINGS.map(([name, value]) => `set ${name} = ${value};`).join(' ');

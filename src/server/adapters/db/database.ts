@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../../db/schema';
-import { SESSION_OPTIONS } from '../../db/sessionSettings';
+import { poolConnection } from '../../db/sessionSettings';
 import { spawnTsWorker } from '../tsWorker';
 import { acquireDataDirLock } from './dataDirLock';
 
@@ -29,7 +29,7 @@ const PGLITE_CONNECTIONS = 4;
  */
 export async function openDatabase(opts: { dataDir: string; databaseUrl: string | null }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, options: SESSION_OPTIONS });
+    const pool = new pg.Pool({ ...poolConnection(opts.databaseUrl), max: 10 });
     return wrap(pool, 'postgres', async () => undefined);
   }
   const release = acquireDataDirLock(opts.dataDir);
