@@ -248,25 +248,31 @@ export class SearchRepository {
     }
     stats.segments = base.segments;
     stats.avgLength = base.avgLength;
-    // One pass over the segments holding any query word: each word's document frequency, and the
-    // candidates with the most distinct query words (BM25 then ranks them exactly).
-    const tsq = (l: string) => sql`to_tsquery('simple', ${`'${l.replace(/'/g, "''")}'`})`;
-    const anyWord = sql`to_tsquery('simple', ${lexemes.map((l) => `'${l.replace(/'/g, "''")}'`).join(' | ')})`;
+    // One pass over the segments holding any query word: which query words each holds (so each
+    // word's document frequency is a sum, not a second match per word and segment), then the
+    // candidates with the most distinct query words, shorter segments first among equals (BM25 then
+    // ranks them exactly); only those carry their text and tsvector out.
+    const literal = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+    const has = lexemes.map((l, i) => sql`(s.tsv @@ ${literal(l)}::tsquery)::int as ${sql.raw(`h${i}`)}`);
+    const anyWord = sql`${lexemes.map(literal).join(' | ')}::tsquery`;
     const media = mediaIds?.length ? sql`and s.media_id in (${sql.join(mediaIds)})` : sql``;
     const found = await sql<{ media_id: string; library_id: string; start: number; end: number; text: string; tsv: string; df: number[] }>`
       with hits as materialized (
-        select s.media_id, s.library_id, s.start, s."end", s.text, s.tsv,
-          ${sql.join(
-            lexemes.map((l) => sql`(s.tsv @@ ${tsq(l)})::int`),
-            sql` + `,
-          )} as n
+        select s.id, length(s.tsv) as len, ${sql.join(has)}
         from transcript_segments s
         join media m on m.id = s.media_id and m.status = 'completed'
         where s.library_id in (${sql.join(libraryIds)}) and s.tsv @@ ${anyWord} ${media}
       ),
-      df as (select array[${sql.join(lexemes.map((l) => sql`count(*) filter (where tsv @@ ${tsq(l)})::int`))}] as df from hits)
-      select h.media_id, h.library_id, h.start, h."end", h.text, h.tsv::text as tsv, (select df from df) as df
-      from hits h order by h.n desc limit ${limit}`.execute(this.db);
+      df as (select array[${sql.join(lexemes.map((_, i) => sql`sum(${sql.raw(`h${i}`)})::int`))}] as df from hits),
+      best as (
+        select id, ${sql.join(
+          lexemes.map((_, i) => sql.raw(`h${i}`)),
+          sql` + `,
+        )} as n, len from hits order by n desc, len limit ${limit}
+      )
+      select s.media_id, s.library_id, s.start, s."end", s.text, s.tsv::text as tsv, (select df from df) as df
+      from best b join transcript_segments s on s.id = b.id
+      order by b.n desc, b.len`.execute(this.db);
     const dfs = found.rows[0]?.df ?? [];
     lexemes.forEach((l, i) => stats.df.set(l, Number(dfs[i] ?? 0)));
     const rows = found.rows.map((r) => ({ ...r, start: Number(r.start), end: Number(r.end) }));
