@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type PgBoss from 'pg-boss';
 import { openDatabase, type Database } from './adapters/db/database';
+import { keepStatistics } from './adapters/db/statistics';
 import { outboxMailer, smtpMailer, type Mailer } from './adapters/mail/mailer';
 import { startQueue } from './adapters/queue/queue';
 import { argon2Hasher } from './adapters/security/passwords';
@@ -124,6 +125,16 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const adminKey = tokens.mac('admin-bridge');
 
     const log = createLogger(config);
+    // Embedded PGlite never analyzes on its own (statistics.ts): its owner keeps the planner informed,
+    // first once the server has started, then every minute.
+    const statistics =
+      database.kind === 'pglite'
+        ? keepStatistics(database.executeSql, {
+            onAnalyzed: (tables) => log.debug({ tables }, 'planner statistics refreshed'),
+            onError: (err) => log.warn({ err }, 'planner statistics could not be refreshed'),
+          })
+        : null;
+    if (statistics) cleanup.push(() => statistics.stop());
     const mailer: Mailer = config.smtpUrl
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : outboxMailer(config.dataDir, config.mailFrom, log);
@@ -393,6 +404,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       fs.renameSync(`${bridge}.${process.pid}`, bridge);
       cleanup.push(() => fs.rmSync(adminKeyFile(config.dataDir), { force: true }));
     }
+    void statistics?.check();
     return {
       url,
       config,
