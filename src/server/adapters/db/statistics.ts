@@ -12,7 +12,7 @@
  * served between tables. PostgreSQL proper has autovacuum and needs none of this.
  */
 
-/** What `refresh` runs SQL with: the pool's `query`. */
+/** What `refreshStatistics` runs SQL with: the pool's `query`. */
 export type RunSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
 
 /** Schemas whose tables are kept analyzed: ours and pg-boss's queue. */
@@ -41,8 +41,8 @@ export function staleTables(tables: TableSize[]): TableSize[] {
   });
 }
 
-/** Analyzes each stale table (one statement each) and returns their qualified names. */
-export async function refreshStatistics(run: RunSql): Promise<string[]> {
+/** Analyzes each stale table (one statement each, none more once `stopping` says so) and returns their qualified names. */
+export async function refreshStatistics(run: RunSql, stopping: () => boolean = () => false): Promise<string[]> {
   const { rows } = await run(
     `select n.nspname as schema, c.relname as name, c.reltuples::float8 as reltuples, c.relpages::int as relpages,
        (pg_relation_size(c.oid) / current_setting('block_size')::int)::int as pages
@@ -52,6 +52,7 @@ export async function refreshStatistics(run: RunSql): Promise<string[]> {
   );
   const done: string[] = [];
   for (const t of staleTables(rows as TableSize[])) {
+    if (stopping()) break;
     const name = `${quoteIdent(t.schema)}.${quoteIdent(t.name)}`;
     await run(`analyze ${name}`);
     done.push(`${t.schema}.${t.name}`);
@@ -64,7 +65,7 @@ const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 /**
  * Refreshes statistics every `everyMs` and whenever `check` is called (the server calls it once it
  * has started), one run at a time; errors go to `onError` and the next check tries again. `stop`
- * waits for a run in progress.
+ * lets a run in progress finish the table it is analyzing, and waits for that.
  */
 export function keepStatistics(
   run: RunSql,
@@ -74,7 +75,7 @@ export function keepStatistics(
   let stopped = false;
   const check = (): Promise<void> => {
     if (stopped) return Promise.resolve();
-    running ??= refreshStatistics(run)
+    running ??= refreshStatistics(run, () => stopped)
       .then((tables) => {
         if (tables.length) o.onAnalyzed?.(tables);
       })
