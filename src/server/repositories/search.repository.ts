@@ -253,7 +253,9 @@ export class SearchRepository {
     // candidates with the most distinct query words, shorter segments first among equals (BM25 then
     // ranks them exactly); only those carry their text and tsvector out.
     const literal = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-    const has = lexemes.map((l, i) => sql`(s.tsv @@ ${literal(l)}::tsquery)::int as ${sql.raw(`h${i}`)}`);
+    /** Column h<i>: 1 when the segment holds lexeme i. */
+    const hit = (i: number) => sql.raw(`h${i}`);
+    const has = lexemes.map((l, i) => sql`(s.tsv @@ ${literal(l)}::tsquery)::int as ${hit(i)}`);
     const anyWord = sql`${lexemes.map(literal).join(' | ')}::tsquery`;
     const media = mediaIds?.length ? sql`and s.media_id in (${sql.join(mediaIds)})` : sql``;
     const found = await sql<{ media_id: string; library_id: string; start: number; end: number; text: string; tsv: string; df: number[] }>`
@@ -263,10 +265,10 @@ export class SearchRepository {
         join media m on m.id = s.media_id and m.status = 'completed'
         where s.library_id in (${sql.join(libraryIds)}) and s.tsv @@ ${anyWord} ${media}
       ),
-      df as (select array[${sql.join(lexemes.map((_, i) => sql`sum(${sql.raw(`h${i}`)})::int`))}] as df from hits),
+      df as (select array[${sql.join(lexemes.map((_, i) => sql`sum(${hit(i)})::int`))}] as df from hits),
       best as (
         select id, ${sql.join(
-          lexemes.map((_, i) => sql.raw(`h${i}`)),
+          lexemes.map((_, i) => hit(i)),
           sql` + `,
         )} as n, len from hits order by n desc, len limit ${limit}
       )

@@ -22,7 +22,7 @@ const CHANGE = 0.2;
 /** ...and by at least this many pages (small tables change size by whole pages). */
 const MIN_PAGES = 8;
 /** How often the sizes are compared (one cheap statement). */
-export const STATISTICS_CHECK_MS = 60_000;
+const STATISTICS_CHECK_MS = 60_000;
 
 interface TableSize {
   schema: string;
