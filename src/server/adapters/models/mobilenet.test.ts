@@ -28,6 +28,14 @@ describe('MobileNetV2 classifier and embedding', () => {
     expect(eagle.classes[0].score).toBeGreaterThan(0.6);
   });
 
+  it("embeds a search's query photo exactly as the same photo is indexed", async () => {
+    for (const name of ['dog.jpg', 'kite.jpg', 'giraffe.jpg']) {
+      const encoded = fs.readFileSync(file(name));
+      const [indexed] = await net.classify([await decodeRgb(encoded, 1280)]);
+      expect(Array.from(await net.embedEncoded(encoded, 1280)), name).toEqual(Array.from(indexed.embedding));
+    }
+  });
+
   it('embeds a flipped, cropped dog closer to the dog than the horses are', async () => {
     const flipped = await sharp(file('dog.jpg')).flop().extract({ left: 40, top: 30, width: 680, height: 520 }).jpeg().toBuffer();
     const [dog, dog2, horses] = await net.classify(

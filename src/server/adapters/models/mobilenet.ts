@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { l2normalise, resizeCentreCrop, toChwNormalised, type RgbImage } from './image';
+import { decodeCentreCrop, l2normalise, resizeCentreCrop, toChwNormalised, type RgbImage } from './image';
 import { fixedBatch, openSession, ort, requireFiles, type SessionOptions } from './onnx';
 import { ModelRunError, type ClassScore } from './types';
 
@@ -66,31 +66,43 @@ export class MobilenetClassifier {
     const results: ClassifierResult[] = [];
     const batch = fixedBatch(this.session) ?? MAX_BATCH;
     for (let s = 0; s < images.length; s += batch) {
-      const chunk = images.slice(s, s + batch);
-      const crops = await Promise.all(chunk.map((img) => resizeCentreCrop(img, 256, CROP)));
-      const per = 3 * CROP * CROP;
-      const input = new Float32Array(chunk.length * per);
-      crops.forEach((rgb, i) => toChwNormalised(rgb, CROP, input, i * per, MEAN, STD));
-      const out = await this.session.run({ input: new ort.Tensor('float32', input, [chunk.length, 3, CROP, CROP]) });
-      const logits = out.output.data as Float32Array;
-      const emb = out.embedding.data as Float32Array;
-      const nClasses = logits.length / chunk.length;
-      const dim = emb.length / chunk.length;
-      if (nClasses !== this.labels.length)
-        throw new ModelRunError('classes (MobileNetV2)', `${nClasses} classes, labels list ${this.labels.length}`);
-      for (let i = 0; i < chunk.length; i++) {
-        const probs = softmax(logits.subarray(i * nClasses, (i + 1) * nClasses));
-        const top = [...probs.keys()]
-          .sort((a, b) => probs[b] - probs[a])
-          .slice(0, this.topK)
-          .filter((k) => probs[k] >= this.minScore);
-        results.push({
-          classes: top.map((k) => ({ label: this.labels[k].label, wnid: this.labels[k].wnid, score: probs[k] })),
-          embedding: l2normalise(emb.slice(i * dim, (i + 1) * dim)),
-        });
-      }
+      const crops = await Promise.all(images.slice(s, s + batch).map((img) => resizeCentreCrop(img, 256, CROP)));
+      results.push(...(await this.run(crops)));
     }
     return results;
+  }
+
+  /**
+   * The embedding of an encoded photo decoded as `decodeRgb(encoded, maxSide)` does, the same as
+   * `classify` gives for those pixels; in one image pipeline where it can (a search's query photo).
+   */
+  async embedEncoded(encoded: Buffer, maxSide: number): Promise<Float32Array> {
+    return (await this.run([await decodeCentreCrop(encoded, maxSide, 256, CROP)]))[0]!.embedding;
+  }
+
+  /** One session run over `CROP` x `CROP` RGB crops. */
+  private async run(crops: Buffer[]): Promise<ClassifierResult[]> {
+    const per = 3 * CROP * CROP;
+    const input = new Float32Array(crops.length * per);
+    crops.forEach((rgb, i) => toChwNormalised(rgb, CROP, input, i * per, MEAN, STD));
+    const out = await this.session.run({ input: new ort.Tensor('float32', input, [crops.length, 3, CROP, CROP]) });
+    const logits = out.output.data as Float32Array;
+    const emb = out.embedding.data as Float32Array;
+    const nClasses = logits.length / crops.length;
+    const dim = emb.length / crops.length;
+    if (nClasses !== this.labels.length)
+      throw new ModelRunError('classes (MobileNetV2)', `${nClasses} classes, labels list ${this.labels.length}`);
+    return crops.map((_, i) => {
+      const probs = softmax(logits.subarray(i * nClasses, (i + 1) * nClasses));
+      const top = [...probs.keys()]
+        .sort((a, b) => probs[b] - probs[a])
+        .slice(0, this.topK)
+        .filter((k) => probs[k] >= this.minScore);
+      return {
+        classes: top.map((k) => ({ label: this.labels[k].label, wnid: this.labels[k].wnid, score: probs[k] })),
+        embedding: l2normalise(emb.slice(i * dim, (i + 1) * dim)),
+      };
+    });
   }
 
   async close(): Promise<void> {

@@ -158,9 +158,7 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
 
   async embed(image: Buffer): Promise<Float32Array> {
     if (!this.m.mobilenet) return new Float32Array(0);
-    const img = await decodeRgb(image, DECODE_MAX).catch(() => null);
-    if (!img) return new Float32Array(0);
-    return (await this.m.mobilenet.classify([img]))[0]?.embedding ?? new Float32Array(0);
+    return this.m.mobilenet.embedEncoded(image, DECODE_MAX).catch(() => new Float32Array(0));
   }
 
   async close(): Promise<void> {
