@@ -385,6 +385,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       ],
       config.role !== 'api',
       leases,
+      database.kind === 'pglite', // the only process: every job is sent here, waking its workers
     );
     drainJobs = jobs.drain;
     queueRef.wake = jobs.wake;

@@ -1,20 +1,24 @@
 import type PgBoss from 'pg-boss';
 import { describe, expect, it } from 'vitest';
-import { registerJobs } from './registry';
+import { registerJobs, WOKEN_POLL_SECONDS } from './registry';
 
 /** The parts of pg-boss registerJobs uses, recording the worker callbacks it is given. */
 function fakeBoss() {
   const workers = new Map<string, (batch: PgBoss.Job<object>[]) => Promise<unknown>>();
+  const options = new Map<string, PgBoss.WorkOptions>();
+  const notified: string[] = [];
   const boss = {
+    notifyWorker: (id: string) => notified.push(id),
     createQueue: () => Promise.resolve(),
     schedule: () => Promise.resolve(),
     unschedule: () => Promise.resolve(),
-    work: (name: string, _options: object, callback: (batch: PgBoss.Job<object>[]) => Promise<unknown>) => {
+    work: (name: string, opts: PgBoss.WorkOptions, callback: (batch: PgBoss.Job<object>[]) => Promise<unknown>) => {
       workers.set(name, callback);
+      options.set(name, opts);
       return Promise.resolve(name);
     },
   };
-  return { boss: boss as unknown as PgBoss, workers };
+  return { boss: boss as unknown as PgBoss, workers, options, notified };
 }
 
 const job = (id: string) => ({ id, name: 'slow', data: {} }) as PgBoss.Job<object>;
@@ -66,5 +70,27 @@ describe('job registry', () => {
     const t1 = Date.now();
     await drain(100);
     expect(Date.now() - t1).toBeLessThan(1_000);
+  });
+
+  it('polls seldom where every job wakes its workers, and a worker looks again as soon as a batch is done', async () => {
+    const jobs = [
+      { name: 'fast', handler: () => Promise.resolve(), workOptions: { pollingIntervalSeconds: 0.5 } },
+      { name: 'broken', handler: () => Promise.reject(new Error('no')) },
+    ];
+    const other = fakeBoss();
+    await registerJobs(other.boss, jobs, true);
+    expect(other.options.get('fast')!.pollingIntervalSeconds).toBe(0.5);
+    expect(other.options.get('broken')!.pollingIntervalSeconds).toBe(2);
+
+    const { boss, workers, options, notified } = fakeBoss();
+    const { wake } = await registerJobs(boss, jobs, true, null, true);
+    expect(options.get('fast')!.pollingIntervalSeconds).toBe(WOKEN_POLL_SECONDS);
+    expect(options.get('broken')!.pollingIntervalSeconds).toBe(WOKEN_POLL_SECONDS);
+    expect(notified).toEqual([]);
+    await workers.get('fast')!([job('a')]);
+    await workers.get('broken')!([job('b')]).catch(() => undefined);
+    expect(notified).toEqual(['fast', 'broken']); // the fake's worker ids are the queue names
+    wake('fast');
+    expect(notified).toEqual(['fast', 'broken', 'fast']);
   });
 });
