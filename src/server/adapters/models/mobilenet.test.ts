@@ -32,8 +32,9 @@ describe('MobileNetV2 classifier and embedding', () => {
     for (const name of ['dog.jpg', 'kite.jpg', 'giraffe.jpg']) {
       const encoded = fs.readFileSync(file(name));
       const [indexed] = await net.classify([await decodeRgb(encoded, 1280)]);
-      expect(Array.from(await net.embedEncoded(encoded, 1280)), name).toEqual(Array.from(indexed.embedding));
+      expect(Array.from((await net.embedEncoded(encoded, 1280))!), name).toEqual(Array.from(indexed.embedding));
     }
+    expect(await net.embedEncoded(Buffer.from('not an image'), 1280)).toBeNull();
   });
 
   it('embeds a flipped, cropped dog closer to the dog than the horses are', async () => {

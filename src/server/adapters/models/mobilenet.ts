@@ -75,9 +75,11 @@ export class MobilenetClassifier {
   /**
    * The embedding of an encoded photo decoded as `decodeRgb(encoded, maxSide)` does, the same as
    * `classify` gives for those pixels; in one image pipeline where it can (a search's query photo).
+   * Null when the bytes are not an image it can decode.
    */
-  async embedEncoded(encoded: Buffer, maxSide: number): Promise<Float32Array> {
-    return (await this.run([await decodeCentreCrop(encoded, maxSide, 256, CROP)]))[0]!.embedding;
+  async embedEncoded(encoded: Buffer, maxSide: number): Promise<Float32Array | null> {
+    const crop = await decodeCentreCrop(encoded, maxSide, 256, CROP).catch(() => null);
+    return crop && (await this.run([crop]))[0]!.embedding;
   }
 
   /** One session run over `CROP` x `CROP` RGB crops. */

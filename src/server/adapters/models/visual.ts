@@ -158,7 +158,7 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
 
   async embed(image: Buffer): Promise<Float32Array> {
     if (!this.m.mobilenet) return new Float32Array(0);
-    return this.m.mobilenet.embedEncoded(image, DECODE_MAX).catch(() => new Float32Array(0));
+    return (await this.m.mobilenet.embedEncoded(image, DECODE_MAX)) ?? new Float32Array(0);
   }
 
   async close(): Promise<void> {
