@@ -38,6 +38,7 @@ export async function registerJobs(
   leases: JobLeases | null = null,
   wokenOnSend = false,
 ): Promise<{ drain(timeoutMs: number): Promise<void>; wake(name: string): void }> {
+  const poll = wokenOnSend ? { pollingIntervalSeconds: WOKEN_POLL_SECONDS } : {};
   const running = new Set<Promise<unknown>>();
   const workerIds = new Map<string, string[]>();
   const seen = new Set<string>();
@@ -50,7 +51,6 @@ export async function registerJobs(
     if (job.cron) await boss.schedule(job.name, job.cron);
     else await boss.unschedule(job.name).catch(() => undefined);
     for (let w = 0; runWorkers && w < (job.workers ?? 1); w++) {
-      const poll = wokenOnSend ? { pollingIntervalSeconds: WOKEN_POLL_SECONDS } : {};
       const worker: { id?: string } = {};
       worker.id = await boss.work<object>(job.name, { pollingIntervalSeconds: 2, ...(job.workOptions ?? {}), ...poll }, (batch) => {
         const run = (async () => {

@@ -143,12 +143,10 @@ export function client(baseUrl: string) {
     const headers: Record<string, string> = { accept: type, ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: BodyInit | undefined;
-    if (opts.encoded) {
+    if (opts.encoded || opts.body !== undefined) {
       headers['content-type'] = type;
-      body = Buffer.from(opts.encoded);
-    } else if (opts.body !== undefined) {
-      headers['content-type'] = type;
-      body = format === 'msgpack' ? Buffer.from(encode(opts.body)) : JSON.stringify(opts.body);
+      if (opts.encoded) body = Buffer.from(opts.encoded);
+      else body = format === 'msgpack' ? Buffer.from(encode(opts.body)) : JSON.stringify(opts.body);
     }
     const res = await fetch(baseUrl + pathName, { method, headers, body });
     const contentType = res.headers.get('content-type') ?? '';
