@@ -7,6 +7,7 @@ import type { DB } from '../../db/schema';
 import { poolConnection } from '../../db/sessionSettings';
 import { spawnTsWorker } from '../tsWorker';
 import { acquireDataDirLock } from './dataDirLock';
+import { namingClient } from './namedStatements';
 
 // Timestamps come back as ISO strings and bigint counts as numbers, on PGlite and PostgreSQL alike.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -54,7 +55,14 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl: string 
     throw err;
   }
   worker.removeAllListeners('exit');
-  const pool = new pg.Pool({ host: sockDir, port: 5432, user: 'postgres', database: 'postgres', max: PGLITE_CONNECTIONS });
+  const pool = new pg.Pool({
+    host: sockDir,
+    port: 5432,
+    user: 'postgres',
+    database: 'postgres',
+    max: PGLITE_CONNECTIONS,
+    Client: namingClient(),
+  });
   return wrap(pool, 'pglite', async () => {
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, 5000);
