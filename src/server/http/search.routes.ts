@@ -25,12 +25,12 @@ export function searchRoutes(app: App, accounts: AccountService, search: SearchS
       { ...auth, schema: { params: libraryParamsSchema, querystring: searchQuerySchema, body: searchRequestSchema } },
       async (req, res) => {
         const { limit = SEARCH_DEFAULT_LIMIT, offset = SEARCH_DEFAULT_SKIP } = req.query;
-        return reply(req, res, ok(await search.search(sessionOf(req).user, req.params.id, type, req.body, limit, offset)));
+        return reply(req, res, ok(await search.search(sessionOf(req), req.params.id, type, req.body, limit, offset)));
       },
     );
   }
   app.post(API.searchMulti, { ...auth, schema: { querystring: searchQuerySchema, body: multiSearchBodySchema } }, async (req, res) => {
     const { limit = SEARCH_DEFAULT_LIMIT, offset = SEARCH_DEFAULT_SKIP } = req.query;
-    return reply(req, res, ok(await search.searchMany(sessionOf(req).user, req.body.libraryIds, req.body.criteria, limit, offset)));
+    return reply(req, res, ok(await search.searchMany(sessionOf(req), req.body.libraryIds, req.body.criteria, limit, offset)));
   });
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, UsersTable } from '../db/schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -8,6 +8,19 @@ export class UserRepository {
 
   byId(id: string) {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A user with the ids of the libraries they own, in one statement (what authenticating a request reads). */
+  async byIdWithLibraries(id: string): Promise<{ user: UserRow; libraryIds: string[] } | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll('users')
+      .select(sql<string[]>`array(select l.id from libraries l where l.user_id = users.id)`.as('library_ids'))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { library_ids: libraryIds, ...user } = row;
+    return { user, libraryIds };
   }
 
   byEmail(email: string) {

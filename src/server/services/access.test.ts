@@ -46,4 +46,21 @@ describe('Access', () => {
     expect(await access.libraries('ann', ['mine', 'demo'])).toEqual(['mine', 'demo']);
     await expect(access.libraries('ann', ['mine', 'theirs'])).rejects.toMatchObject({ code: 'not_found' });
   });
+
+  it("checks them against the session's libraries when it holds them, without reading the user's again", async () => {
+    const reads: string[] = [];
+    const counting = new Access({
+      libraries: {
+        listByUser: async (userId: string) => (reads.push(userId), LIBS.filter((l) => l.user_id === userId)),
+      } as never,
+      media: {} as never,
+    });
+    expect(await counting.libraries('ann', ['mine'], ['mine', 'demo'])).toEqual(['mine']);
+    await expect(counting.libraries('ann', ['theirs'], ['mine', 'demo'])).rejects.toMatchObject({ code: 'not_found' });
+    // A library the session does not hold is not found, even one the user owns by now.
+    await expect(counting.libraries('ann', ['demo'], ['mine'])).rejects.toMatchObject({ code: 'not_found' });
+    expect(reads).toEqual([]);
+    expect(await counting.libraries('ann', ['demo'])).toEqual(['demo']);
+    expect(reads).toEqual(['ann']);
+  });
 });

@@ -28,10 +28,13 @@ export class Access {
     return lib;
   }
 
-  /** `ids`, when every one is the user's library (one read for all). */
-  async libraries(userId: string, ids: readonly string[]): Promise<string[]> {
-    const owned = new Set((await this.d.libraries.listByUser(userId)).map((l) => l.id));
-    if (ids.some((id) => !owned.has(id))) throw new AppError('not_found', MSG_LIB.libraryNotFound);
+  /**
+   * `ids`, when every one is the user's library (one read for all, or none when the request's
+   * session already holds the user's libraries: `owned`).
+   */
+  async libraries(userId: string, ids: readonly string[], owned?: readonly string[]): Promise<string[]> {
+    const mine = new Set(owned ?? (await this.d.libraries.listByUser(userId)).map((l) => l.id));
+    if (ids.some((id) => !mine.has(id))) throw new AppError('not_found', MSG_LIB.libraryNotFound);
     return [...ids];
   }
 

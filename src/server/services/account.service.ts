@@ -39,6 +39,8 @@ import { resetMail, verificationMail } from './mailTemplates';
 export interface Session {
   user: UserRow;
   claims: SessionClaims;
+  /** The libraries the user owned when the request was authenticated (read with the user, one statement). */
+  libraryIds: readonly string[];
 }
 
 /** Things other modules do when an account is created (billing: signup bonus; libraries: default + demo). */
@@ -97,9 +99,9 @@ export class AccountService {
   /** Resolves a bearer token to its user; tokens from before a password change stop working. */
   async authenticate(token: string): Promise<Session> {
     const claims = await this.d.tokens.verify(token);
-    const user = await this.d.users.byId(claims.sub);
-    if (!user || user.token_version !== claims.ver) throw new AppError('token_invalid', MSG.tokenInvalid);
-    return { user, claims };
+    const found = await this.d.users.byIdWithLibraries(claims.sub);
+    if (!found || found.user.token_version !== claims.ver) throw new AppError('token_invalid', MSG.tokenInvalid);
+    return { user: found.user, claims, libraryIds: found.libraryIds };
   }
 
   /**

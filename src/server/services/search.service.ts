@@ -16,7 +16,7 @@ import { LRUCache } from 'lru-cache';
 import { AppError, badRequest } from '../errors';
 import type { MediaRepository } from '../repositories/media.repository';
 import { shotKey, type FrameRow, type SearchRepository, type ShotTimes } from '../repositories/search.repository';
-import type { UserRow } from '../repositories/user.repository';
+import type { Session } from './account.service';
 import type { Access } from './access';
 import { toMedia } from './mediaView';
 import type { IndexModels } from './ports';
@@ -312,7 +312,7 @@ export class SearchService {
   }
 
   async search(
-    user: UserRow,
+    session: Pick<Session, 'user' | 'libraryIds'>,
     libraryId: string,
     type: SearchResultType,
     req: SearchRequest,
@@ -320,7 +320,7 @@ export class SearchService {
     offset = 0,
   ): Promise<SearchResults> {
     const image = this.queryImage(type, req);
-    const libraryIds = await this.d.access.libraries(user.id, [libraryId]);
+    const libraryIds = await this.d.access.libraries(session.user.id, [libraryId], session.libraryIds);
     const moments = await this.moments(libraryIds, type, req, limit + offset, image);
     const page = moments.slice(offset, offset + limit);
     const medias = await this.medias(page);
@@ -330,14 +330,14 @@ export class SearchService {
   }
 
   async searchMany(
-    user: UserRow,
+    session: Pick<Session, 'user' | 'libraryIds'>,
     libraryIds: string[],
     req: SearchRequest,
     limit = SEARCH_DEFAULT_LIMIT,
     offset = 0,
   ): Promise<MultiSearchResults> {
     const image = this.queryImage('visual', req);
-    await this.d.access.libraries(user.id, libraryIds);
+    await this.d.access.libraries(session.user.id, libraryIds, session.libraryIds);
     const results: MultiSearchResults['results'] = [];
     const all: Moment[] = [];
     for (const id of libraryIds) {
