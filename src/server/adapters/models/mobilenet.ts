@@ -73,9 +73,9 @@ export class MobilenetClassifier {
   }
 
   /**
-   * The embedding of an encoded photo decoded as `decodeRgb(encoded, maxSide)` does, the same as
-   * `classify` gives for those pixels; in one image pipeline where it can (a search's query photo).
-   * Null when the bytes are not an image it can decode.
+   * The embedding of an encoded photo (a search's query photo), in one image pipeline: what
+   * `classify` gives for `decodeRgb(encoded, maxSide)`'s pixels, exactly within `maxSide` and
+   * closely above it (see decodeCentreCrop). Null when the bytes are not an image it can decode.
    */
   async embedEncoded(encoded: Buffer, maxSide: number): Promise<Float32Array | null> {
     const crop = await decodeCentreCrop(encoded, maxSide, 256, CROP).catch(() => null);
