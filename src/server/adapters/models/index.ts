@@ -7,7 +7,8 @@ import { COLOUR_NAMES } from './colours';
 import { verifyModelFiles, type CorruptModelFile } from './fetchModels';
 import { readImagenetLabels } from './mobilenet';
 import { PocketsphinxSpeech, type PocketsphinxOptions } from './pocketsphinx';
-import { type SpeechToText, type TextEncoder } from './types';
+import { QueryThread } from './queryThread';
+import { type SpeechToText, type TextEncoder, type VisualAnalyzer } from './types';
 import { corruptReason, createVisualAnalyzer, reason, type VisualFeature } from './visual';
 import { backgroundIsIdle } from '../process/tools';
 import { VisualThread } from './visualThread';
@@ -19,9 +20,9 @@ export { createVisualAnalyzer, VISUAL_FEATURES, type VisualAnalyzerOptions, type
 
 /**
  * Ingest's picture models on their own thread at a lower priority (visualThread.ts), and a
- * MobileNet session of its own on this thread for search's query images (the same model and
- * decoding as the index, without waiting behind an ingest batch). Should the thread not start, the
- * models run here as before.
+ * MobileNet session on a thread of its own for search's query images (queryThread.ts: the same
+ * model and decoding as the index, without holding this thread or waiting behind an ingest batch).
+ * Should a thread not start, its models run here as before.
  */
 async function openVisual(modelsDir: string, corrupt: readonly CorruptModelFile[], log?: ModelLog) {
   const skip: VisualFeature[] = ['faces'];
@@ -32,7 +33,13 @@ async function openVisual(modelsDir: string, corrupt: readonly CorruptModelFile[
     log?.warn({ err: reason(err) }, 'the visual models thread did not start: they run on the main thread');
     return createVisualAnalyzer(modelsDir, { threads: 1, corrupt, skip });
   }
-  const query = await createVisualAnalyzer(modelsDir, { threads: 1, corrupt, skip: ['objects', 'faces', 'clip'], ocr: 'off' });
+  let query: Pick<VisualAnalyzer, 'embed' | 'close'>;
+  try {
+    query = await QueryThread.open({ modelsDir, corrupt });
+  } catch (err) {
+    log?.warn({ err: reason(err) }, 'the query photo thread did not start: search by photo runs on the main thread');
+    query = await createVisualAnalyzer(modelsDir, { threads: 1, corrupt, skip: ['objects', 'faces', 'clip'], ocr: 'off' });
+  }
   return {
     capabilities: thread.capabilities,
     missing: thread.missing,
