@@ -296,6 +296,12 @@ export class WordNet {
   /** The detector's labels (COCO), lower case. */
   private readonly detectorLabels = new Set<string>(Object.keys(COCO_SENSES));
   private vocabulary: Array<{ label: string; offset: number; anc: Map<number, number>; gloss: Set<string> }> | null = null;
+  /** The vocabulary's entries (by position) under each ancestor with their distance to it, and by gloss word. */
+  private vocabularyIndex: {
+    byAncestor: Map<number, Array<[number, number]>>;
+    byGlossWord: Map<string, number[]>;
+    offsets: Set<number>;
+  } | null = null;
   private readonly depths = new Map<number, number>();
   private readonly conceptCache = new Map<string, ConceptTarget[]>();
   private tagCounts: Map<string, Map<number, number>> | null = null;
@@ -491,6 +497,7 @@ export class WordNet {
   registerDetectorLabels(labels: readonly string[]): void {
     for (const l of labels) this.detectorLabels.add(l.toLowerCase().trim());
     this.vocabulary = null;
+    this.vocabularyIndex = null;
     this.conceptCache.clear();
   }
 
@@ -535,20 +542,16 @@ export class WordNet {
     return out;
   }
 
-  /**
-   * Wu–Palmer similarity of two synsets given their ancestor maps, path-based: for the common
-   * ancestor c that maximises it, 2·depth(c) / ((depth(c) + dist(a, c)) + (depth(c) + dist(b, c))).
-   */
-  private wuPalmer(aAnc: Map<number, number>, bAnc: Map<number, number>): number {
-    let best = 0;
-    const [small, big] = aAnc.size <= bAnc.size ? [aAnc, bAnc] : [bAnc, aAnc];
-    for (const [o, d1] of small) {
-      const d2 = big.get(o);
-      if (d2 === undefined) continue;
-      const d = this.depth(o);
-      best = Math.max(best, (2 * d) / (2 * d + d1 + d2));
-    }
-    return best;
+  /** labelVocabulary's entries by ancestor and by gloss word, so a query sense meets only the entries it shares something with. */
+  private labelVocabularyIndex() {
+    if (this.vocabularyIndex) return this.vocabularyIndex;
+    const byAncestor = new Map<number, Array<[number, number]>>();
+    const byGlossWord = new Map<string, number[]>();
+    this.labelVocabulary().forEach((v, i) => {
+      for (const [o, d] of v.anc) (byAncestor.get(o) ?? byAncestor.set(o, []).get(o)!).push([i, d]);
+      for (const w of v.gloss) (byGlossWord.get(w) ?? byGlossWord.set(w, []).get(w)!).push(i);
+    });
+    return (this.vocabularyIndex = { byAncestor, byGlossWord, offsets: new Set(this.labelVocabulary().map((v) => v.offset)) });
   }
 
   /** Tagged-corpus counts of a lemma's noun senses by synset (index.sense), for weighing senses. */
@@ -574,7 +577,7 @@ export class WordNet {
     const senses = this.senses(lemma).slice(0, SENSES_TRIED);
     const counts = this.senseCounts(lemma);
     const first = counts.get(senses[0] ?? -1) ?? 0;
-    const labels = new Set(this.labelVocabulary().map((v) => v.offset));
+    const labels = this.labelVocabularyIndex().offsets;
     return senses.map((sense, i) => {
       const byUse = i === 0 ? 1 : Math.max(0.15, Math.min(OTHER_SENSE, ((counts.get(sense) ?? 0) + 1) / (first + 1)));
       return { sense, weight: labels.has(sense) ? Math.max(LABEL_SENSE, byUse) : byUse };
@@ -608,23 +611,34 @@ export class WordNet {
       if (t.weight > (best.get(t.label)?.weight ?? 0)) best.set(t.label, t);
     };
     const vocab = this.labelVocabulary();
+    const { byAncestor, byGlossWord } = this.labelVocabularyIndex();
     const senses = this.weightedSenses(key);
     for (const { sense, weight: senseWeight } of senses) {
       const syn = this.synset(sense);
       const generic = syn.words.some((w) => TOO_GENERIC.has(w));
       const anc = this.ancestorDistances(sense);
       const gloss = glossWords(syn.gloss);
-      for (const v of vocab) {
+      // Each entry's Wu–Palmer similarity to the sense (path-based: for the common ancestor c that
+      // maximises it, 2·depth(c) / ((depth(c) + dist(sense, c)) + (depth(c) + dist(entry, c)))) and
+      // its gloss words in common, from the entries under each of the sense's ancestors and those of
+      // each gloss word rather than per entry: 0.9 instead of 2.1 ms a word over 5,145 nouns.
+      const wuPalmer = new Float64Array(vocab.length);
+      for (const [o, d1] of anc) {
+        const d = this.depth(o);
+        for (const [i, d2] of byAncestor.get(o) ?? []) wuPalmer[i] = Math.max(wuPalmer[i]!, (2 * d) / (2 * d + d1 + d2));
+      }
+      const shared = new Uint16Array(vocab.length);
+      for (const w of gloss) for (const i of byGlossWord.get(w) ?? []) shared[i]++;
+      for (let i = 0; i < vocab.length; i++) {
+        const v = vocab[i]!;
         if (v.offset === sense) offer({ label: v.label, weight: senseWeight, relation: 'same' });
         else if (v.anc.has(sense)) {
           if (!generic) offer({ label: v.label, weight: senseWeight * HYPONYM_WEIGHT, relation: 'hyponym' });
         } else if (anc.has(v.offset)) {
-          offer({ label: v.label, weight: senseWeight * this.wuPalmer(anc, v.anc), relation: 'hypernym' });
+          offer({ label: v.label, weight: senseWeight * wuPalmer[i]!, relation: 'hypernym' });
         } else {
-          let shared = 0;
-          for (const w of gloss) if (v.gloss.has(w)) shared++;
-          const overlap = shared / Math.max(1, Math.min(gloss.size, v.gloss.size));
-          const sim = this.wuPalmer(anc, v.anc) + GLOSS_OVERLAP_WEIGHT * overlap;
+          const overlap = shared[i]! / Math.max(1, Math.min(gloss.size, v.gloss.size));
+          const sim = wuPalmer[i]! + GLOSS_OVERLAP_WEIGHT * overlap;
           if (sim >= SIBLING_MIN_SIM)
             offer({
               label: v.label,
@@ -641,8 +655,8 @@ export class WordNet {
       for (const { sense, weight } of senses)
         for (const t of this.glossGenus(this.synset(sense).gloss))
           offer({ label: t.label, weight: GLOSS_GENUS_WEIGHT * weight * t.weight, relation: 'gloss' });
-      const forms = new Set([key, `${key}s`, `${key}es`]);
-      for (const v of vocab) if ([...forms].some((f) => v.gloss.has(f))) offer({ label: v.label, weight: GLOSS_WEIGHT, relation: 'gloss' });
+      const naming = new Set([key, `${key}s`, `${key}es`].flatMap((f) => byGlossWord.get(f) ?? []));
+      for (const i of [...naming].sort((a, b) => a - b)) offer({ label: vocab[i]!.label, weight: GLOSS_WEIGHT, relation: 'gloss' });
     }
     const out = [...best.values()].sort((a, b) => b.weight - a.weight);
     this.conceptCache.set(cacheKey, out);
