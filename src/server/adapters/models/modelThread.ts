@@ -22,6 +22,8 @@ export class ModelThread<Info = unknown> {
   private next = 0;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private closed: Promise<void> | null = null;
+  /** Why the thread is gone (it exited or failed): later calls are refused with it rather than left waiting. */
+  private gone: Error | null = null;
 
   private constructor(
     private readonly worker: Worker,
@@ -37,8 +39,8 @@ export class ModelThread<Info = unknown> {
       if (m.type === 'result') p?.resolve(m.value);
       else p?.reject(new ModelRunError(what, m.message));
     });
-    worker.on('error', (err) => this.failAll(err));
-    worker.on('exit', () => this.failAll(new ModelRunError(what, 'its thread stopped')));
+    worker.on('error', (err) => this.failAll((this.gone ??= new ModelRunError(what, err.message))));
+    worker.on('exit', () => this.failAll((this.gone ??= new ModelRunError(what, 'its thread stopped'))));
   }
 
   /** Starts the worker module with `data`; fails with the worker's message if it cannot open its models. */
@@ -61,6 +63,7 @@ export class ModelThread<Info = unknown> {
   /** Runs the worker's function on `payload`; `transfer` lists buffers handed over rather than copied. */
   call<T>(payload: unknown, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.closed) return Promise.reject(new ModelRunError(this.what, 'closed'));
+    if (this.gone) return Promise.reject(this.gone);
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
@@ -70,6 +73,7 @@ export class ModelThread<Info = unknown> {
 
   /** Lets queued calls finish, releases the models and ends the thread. */
   close(): Promise<void> {
+    if (this.gone) return (this.closed ??= Promise.resolve());
     this.closed ??= new Promise<void>((resolve) => {
       this.worker.on('message', (m: Reply) => {
         if (m.type === 'closed') void this.worker.terminate().then(() => resolve());
