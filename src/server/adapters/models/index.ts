@@ -7,7 +7,7 @@ import { COLOUR_NAMES } from './colours';
 import { verifyModelFiles, type CorruptModelFile } from './fetchModels';
 import { readImagenetLabels } from './mobilenet';
 import { PocketsphinxSpeech, type PocketsphinxOptions } from './pocketsphinx';
-import { QueryThread } from './queryThread';
+import { QUERY_ANALYZER, QueryThread } from './queryThread';
 import { type SpeechToText, type TextEncoder, type VisualAnalyzer } from './types';
 import { corruptReason, createVisualAnalyzer, reason, type VisualFeature } from './visual';
 import { backgroundIsIdle } from '../process/tools';
@@ -38,7 +38,7 @@ async function openVisual(modelsDir: string, corrupt: readonly CorruptModelFile[
     query = await QueryThread.open({ modelsDir, corrupt });
   } catch (err) {
     log?.warn({ err: reason(err) }, 'the query photo thread did not start: search by photo runs on the main thread');
-    query = await createVisualAnalyzer(modelsDir, { threads: 1, corrupt, skip: ['objects', 'faces', 'clip'], ocr: 'off' });
+    query = await createVisualAnalyzer(modelsDir, { ...QUERY_ANALYZER, threads: 1, corrupt });
   }
   return {
     capabilities: thread.capabilities,

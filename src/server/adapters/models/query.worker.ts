@@ -1,15 +1,10 @@
 // A search's query photo embedded on its own thread (see queryThread.ts).
 import { serveModelThread } from './modelThread';
 import { createVisualAnalyzer } from './visual';
-import type { QueryThreadOptions } from './queryThread';
+import { QUERY_ANALYZER, type QueryThreadOptions } from './queryThread';
 
 await serveModelThread<QueryThreadOptions, Uint8Array>(async (opts) => {
-  const analyzer = await createVisualAnalyzer(opts.modelsDir, {
-    threads: opts.threads,
-    skip: ['objects', 'faces', 'clip'],
-    ocr: 'off',
-    corrupt: opts.corrupt,
-  });
+  const analyzer = await createVisualAnalyzer(opts.modelsDir, { ...QUERY_ANALYZER, threads: opts.threads, corrupt: opts.corrupt });
   return {
     run: (image) => analyzer.embed(Buffer.from(image.buffer, image.byteOffset, image.byteLength)),
     close: () => analyzer.close(),

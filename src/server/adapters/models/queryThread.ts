@@ -1,5 +1,9 @@
 import type { CorruptModelFile } from './fetchModels';
 import { ModelThread } from './modelThread';
+import type { VisualAnalyzerOptions } from './visual';
+
+/** What embedding a query photo needs of the visual analyzer: the classifier alone (on the thread, or here should it not start). */
+export const QUERY_ANALYZER: VisualAnalyzerOptions = { skip: ['objects', 'faces', 'clip'], ocr: 'off' };
 
 /** What the thread opens. */
 export interface QueryThreadOptions {

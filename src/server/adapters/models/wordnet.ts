@@ -296,7 +296,7 @@ export class WordNet {
   /** The detector's labels (COCO), lower case. */
   private readonly detectorLabels = new Set<string>(Object.keys(COCO_SENSES));
   private vocabulary: Array<{ label: string; offset: number; anc: Map<number, number>; gloss: Set<string> }> | null = null;
-  /** The vocabulary's entries (by position) under each ancestor with their distance to it, and by gloss word. */
+  /** The vocabulary's entries (by position) under each ancestor with their distance to it, and by gloss word; its synsets. */
   private vocabularyIndex: {
     byAncestor: Map<number, Array<[number, number]>>;
     byGlossWord: Map<string, number[]>;
@@ -547,11 +547,13 @@ export class WordNet {
     if (this.vocabularyIndex) return this.vocabularyIndex;
     const byAncestor = new Map<number, Array<[number, number]>>();
     const byGlossWord = new Map<string, number[]>();
+    const offsets = new Set<number>();
     this.labelVocabulary().forEach((v, i) => {
       for (const [o, d] of v.anc) (byAncestor.get(o) ?? byAncestor.set(o, []).get(o)!).push([i, d]);
       for (const w of v.gloss) (byGlossWord.get(w) ?? byGlossWord.set(w, []).get(w)!).push(i);
+      offsets.add(v.offset);
     });
-    return (this.vocabularyIndex = { byAncestor, byGlossWord, offsets: new Set(this.labelVocabulary().map((v) => v.offset)) });
+    return (this.vocabularyIndex = { byAncestor, byGlossWord, offsets });
   }
 
   /** Tagged-corpus counts of a lemma's noun senses by synset (index.sense), for weighing senses. */
