@@ -3,6 +3,9 @@ import type { DB, MediaTable } from '../db/schema';
 
 export type MediaRow = Selectable<MediaTable>;
 
+/** `= any(ids)` for a uuid column, the ids as one array parameter. */
+const anyId = (ids: string[]) => sql<string>`any(${ids}::uuid[])`;
+
 export type MediaSort = 'title' | 'modified' | 'added' | 'duration';
 
 export class MediaRepository {
@@ -16,14 +19,19 @@ export class MediaRepository {
     return this.db.selectFrom('media').selectAll().where('id', '=', mediaId).where('library_id', '=', libraryId).executeTakeFirst();
   }
 
+  /**
+   * Media by id. The ids go as one array parameter (`= any($1)`), not a list (`in ($1, …, $n)`):
+   * one statement whatever their number, so on PGlite it is parsed and planned once
+   * (namedStatements.ts) rather than once per list length; every search reads its page's media so.
+   */
   manyById(ids: string[]) {
     if (!ids.length) return Promise.resolve([] as MediaRow[]);
-    return this.db.selectFrom('media').selectAll().where('id', 'in', ids).execute();
+    return this.db.selectFrom('media').selectAll().where('id', '=', anyId(ids)).execute();
   }
 
   manyInLibrary(libraryId: string, ids: string[]) {
     if (!ids.length) return Promise.resolve([] as MediaRow[]);
-    return this.db.selectFrom('media').selectAll().where('library_id', '=', libraryId).where('id', 'in', ids).execute();
+    return this.db.selectFrom('media').selectAll().where('library_id', '=', libraryId).where('id', '=', anyId(ids)).execute();
   }
 
   /** Visible files of a folder (status `empty` is hidden), sorted like the library page. */
