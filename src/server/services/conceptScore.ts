@@ -72,49 +72,72 @@ export function colourMatch(colours: Colours, want: string[]): number {
 /** How much of the frame shows any of the colours. */
 export const colourEvidence = (frame: FrameLabels, colours: string[]): number => colourMatch(frame.colours as Colours, colours);
 
+/**
+ * A colour bound to the concept ('a yellow bus') is looked for on the object itself when the index
+ * has the object's own colours, else in the whole frame.
+ */
+const tint = (c: ResolvedConcept, frame: FrameLabels, colours: Colours | undefined) =>
+  c.colours.length ? 1 - COLOUR_SHARE + COLOUR_SHARE * colourMatch(colours ?? (frame.colours as Colours), c.colours) : 1;
+
+/** One frame's evidence for one concept, as conceptScore gathers it label by label. */
+interface Evidence {
+  /** Noisy-OR over the thing itself: the chance that every label for it is wrong. */
+  miss: number;
+  /** The best evidence from a relative. */
+  relative: number;
+  /** The classifier's confidence that the frame is something specific the concept is not. */
+  other: number;
+}
+
+/** Adds a label seen with `score` to the evidence; whether the concept maps it at all. */
+function addLabel(e: Evidence, c: ResolvedConcept, label: string, score: number): boolean {
+  const key = label.toLowerCase();
+  const w = c.targets.get(key);
+  if (!w) return false;
+  if (c.direct.has(key)) e.miss *= 1 - Math.min(0.999, score * w);
+  else e.relative = Math.max(e.relative, score * w * (c.general.has(key) ? 1 - CONTRADICTION * e.other : 1));
+  return true;
+}
+
+/**
+ * A frame's score for one concept. Scoring runs per keyframe and concept (600 and more a search), so
+ * it creates no functions as it goes: under tsx, which keeps every function's name, each one created
+ * costs a call that names it (~3 ms of a two-concept search at 100 hours).
+ */
 export function conceptScore(frame: FrameLabels, c: ResolvedConcept): number {
   if (c.isColour) return colourEvidence(frame, c.colours);
   const classes = frame.classes as Classes;
-  // the classifier's confidence that this frame is something specific the query is not
-  let other = 0;
-  for (const k of classes) if ((c.targets.get(k.label.toLowerCase()) ?? 0) < SAME_THING) other = Math.max(other, k.score);
-  // A colour bound to the concept ('a yellow bus') is looked for on the object itself when the
-  // index has its own colours, else in the whole frame.
-  const tint = (colours: Colours | undefined) =>
-    c.colours.length ? 1 - COLOUR_SHARE + COLOUR_SHARE * colourMatch(colours ?? (frame.colours as Colours), c.colours) : 1;
-  const frameTint = tint(undefined);
-  let miss = 1;
-  let relative = 0;
+  const e: Evidence = { miss: 1, relative: 0, other: 0 };
+  for (const k of classes) if ((c.targets.get(k.label.toLowerCase()) ?? 0) < SAME_THING) e.other = Math.max(e.other, k.score);
+  const frameTint = tint(c, frame, undefined);
   let seen = 0;
-  const add = (label: string, score: number) => {
-    const key = label.toLowerCase();
-    const w = c.targets.get(key);
-    if (!w) return false;
-    if (c.direct.has(key)) miss *= 1 - Math.min(0.999, score * w);
-    else relative = Math.max(relative, score * w * (c.general.has(key) ? 1 - CONTRADICTION * other : 1));
-    return true;
-  };
   for (const o of frame.objects as Objects)
-    if (add(o.label, o.score * prominence(o.box) * tint(o.colours)) && o.score >= COUNT_MIN_SCORE) seen++;
-  for (const k of classes) add(k.label, k.score * frameTint);
+    if (addLabel(e, c, o.label, o.score * prominence(o.box) * tint(c, frame, o.colours)) && o.score >= COUNT_MIN_SCORE) seen++;
+  for (const k of classes) addLabel(e, c, k.label, k.score * frameTint);
   if (c.literals.length && frame.ocr) {
     const words = new Set(frame.ocr.split(' '));
-    if (c.literals.some((l) => words.has(l))) miss *= 1 - OCR_MATCH * frameTint;
+    for (const l of c.literals)
+      if (words.has(l)) {
+        e.miss *= 1 - OCR_MATCH * frameTint;
+        break;
+      }
   }
-  let s = Math.max(1 - miss, relative);
+  let s = Math.max(1 - e.miss, e.relative);
   if (s > 0 && c.count && seen > 0 && seen < c.count) s *= COUNT_SHORT;
   return s;
 }
 
 /** The frame's score for the whole query: geometric mean over the required concepts; optional ones join when found. */
 export function queryScore(frame: FrameLabels, concepts: ResolvedConcept[]): number {
-  const required = concepts.some((c) => !c.optional) ? concepts.filter((c) => !c.optional) : concepts;
+  // Every concept is required when all are optional.
+  let allOptional = true;
+  for (const c of concepts) if (!c.optional) allOptional = false;
   let logSum = 0;
   let n = 0;
   let any = false;
   for (const c of concepts) {
     const s = conceptScore(frame, c);
-    if (!required.includes(c) && s <= 0) continue;
+    if (c.optional && !allOptional && s <= 0) continue;
     if (s > 0) any = true;
     logSum += Math.log(Math.max(MISSING_FLOOR, Math.min(1, s)));
     n++;
