@@ -6,6 +6,14 @@ export const SEARCH_MAX_LIMIT = 500;
 export const SEARCH_MAX_OFFSET = 10_000;
 /** The largest query image a search reads (decoded bytes). */
 export const SEARCH_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
+/**
+ * The app sends a query photo larger than this (long side in pixels, or bytes) scaled down to it, as
+ * a JPEG of this quality: the embedding needs no more detail, and a smaller photo is sent and decoded
+ * sooner.
+ */
+export const SEARCH_IMAGE_SEND_MAX_SIDE = 1280;
+export const SEARCH_IMAGE_SEND_MAX_BYTES = 1_500_000;
+export const SEARCH_IMAGE_SEND_QUALITY = 0.9;
 
 export const searchRequestSchema = Type.Object({
   text: Type.Optional(Type.String({ maxLength: 2000 })),

@@ -1,5 +1,15 @@
 import { useRef, useState, type ClipboardEvent, type DragEvent, type ReactNode } from 'react';
-import { MSG_SEARCH, MSG_SEARCH_UI, SEARCH_RESULT_TYPE_LABEL, TOAST_MS, type Library, type SearchResultType } from '../../../contract';
+import {
+  MSG_SEARCH,
+  MSG_SEARCH_UI,
+  SEARCH_IMAGE_SEND_MAX_BYTES,
+  SEARCH_IMAGE_SEND_MAX_SIDE,
+  SEARCH_IMAGE_SEND_QUALITY,
+  SEARCH_RESULT_TYPE_LABEL,
+  TOAST_MS,
+  type Library,
+  type SearchResultType,
+} from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { loadImage } from '../../api/images';
 import { showToast } from '../../state/toasts';
@@ -10,10 +20,6 @@ import { Spinner } from '../../ui/Spinner';
 import { dragHasFiles, filesFromDrop } from '../upload/dropFiles';
 import { LibrarySwitcher } from './LibrarySwitcher';
 import { asImageDataUrl, isImageDataUrl, pickSearchImage } from './searchImage';
-
-/** Images bigger than this are scaled down before they are sent (the query needs no more detail). */
-const MAX_IMAGE_SIDE = 1280;
-const MAX_IMAGE_BYTES = 1_500_000;
 
 const readDataUrl = (blob: Blob) =>
   new Promise<string>((resolve, reject) => {
@@ -27,14 +33,14 @@ const readDataUrl = (blob: Blob) =>
 async function imageQueryUrl(file: File): Promise<string | null> {
   try {
     const bitmap = await createImageBitmap(file);
-    const scale = Math.min(1, MAX_IMAGE_SIDE / Math.max(bitmap.width, bitmap.height));
-    if (scale < 1 || file.size > MAX_IMAGE_BYTES) {
+    const scale = Math.min(1, SEARCH_IMAGE_SEND_MAX_SIDE / Math.max(bitmap.width, bitmap.height));
+    if (scale < 1 || file.size > SEARCH_IMAGE_SEND_MAX_BYTES) {
       const canvas = document.createElement('canvas');
       canvas.width = Math.round(bitmap.width * scale);
       canvas.height = Math.round(bitmap.height * scale);
       canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       bitmap.close();
-      return canvas.toDataURL('image/jpeg', 0.9);
+      return canvas.toDataURL('image/jpeg', SEARCH_IMAGE_SEND_QUALITY);
     }
     bitmap.close();
   } catch {
