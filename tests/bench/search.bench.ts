@@ -7,8 +7,8 @@
 // Transcript lines are ten random words of a 600-word vocabulary.
 // The seeded data directory is kept in tests/bench/out/search-100h (delete it to seed afresh).
 // Queries go through the public API exactly as the app sends them: text, image (real photos through
-// the real classifier, scaled down as the app's search bar scales a photo larger than
-// SEARCH_IMAGE_SEND_MAX_SIDE or SEARCH_IMAGE_SEND_MAX_BYTES before sending it), moment (clipId),
+// the real classifier, scaled down as the app's search bar scales a large photo before sending it:
+// searchImageSendSize), moment (clipId),
 // transcript and unified. Image search is also timed with the photos as they are on disk, as an API
 // client may send them: kite.jpg (1352 x 900, 1.4 MB) is one the app would scale.
 import fs from 'node:fs';
@@ -16,14 +16,7 @@ import path from 'node:path';
 import { encode } from '@msgpack/msgpack';
 import { sql } from 'kysely';
 import sharp from 'sharp';
-import {
-  API,
-  momentId,
-  SEARCH_IMAGE_SEND_MAX_BYTES,
-  SEARCH_IMAGE_SEND_MAX_SIDE,
-  SEARCH_IMAGE_SEND_QUALITY,
-  type SearchResults,
-} from '../../src/contract';
+import { API, momentId, SEARCH_IMAGE_SEND_QUALITY, searchImageSendSize, type SearchResults } from '../../src/contract';
 import { createWordNet } from '../../src/server/adapters/models/index';
 import { readImagenetLabels } from '../../src/server/adapters/models/mobilenet';
 import { EMBEDDING_DIMS, projectEmbedding } from '../../src/server/repositories/embeddingProjection';
@@ -263,20 +256,17 @@ async function search(kind: 'visual' | 'transcript' | 'unified', body: object) {
 const photoFile = (name: string) => fs.readFileSync(`/usr/share/darknet/data/${name}.jpg`);
 const dataUrl = (jpeg: Buffer) => `data:image/jpeg;base64,${jpeg.toString('base64')}`;
 /**
- * A photo as the app's search bar sends it (SearchBar.tsx, imageQueryUrl): one larger than
- * SEARCH_IMAGE_SEND_MAX_SIDE on its long side or SEARCH_IMAGE_SEND_MAX_BYTES in bytes is drawn
- * scaled to fit on a canvas and sent as a JPEG of SEARCH_IMAGE_SEND_QUALITY (sharp encodes it here,
- * 4:2:0 like a browser's canvas); any other goes as it is.
+ * A photo as the app's search bar sends it (SearchBar.tsx, imageQueryUrl): at the contract's
+ * searchImageSendSize as a JPEG of SEARCH_IMAGE_SEND_QUALITY (sharp encodes it here, 4:2:0 like a
+ * browser's canvas), or as it is.
  */
 async function asTheAppSends(file: Buffer): Promise<string> {
   const meta = await sharp(file).metadata();
-  const scale = Math.min(1, SEARCH_IMAGE_SEND_MAX_SIDE / Math.max(meta.width ?? 0, meta.height ?? 0));
-  if (scale >= 1 && file.length <= SEARCH_IMAGE_SEND_MAX_BYTES) return dataUrl(file);
-  const w = Math.round((meta.width ?? 0) * scale);
-  const h = Math.round((meta.height ?? 0) * scale);
+  const size = searchImageSendSize(meta.width ?? 0, meta.height ?? 0, file.length);
+  if (!size) return dataUrl(file);
   return dataUrl(
     await sharp(file)
-      .resize(w, h, { fit: 'fill' })
+      .resize(size.width, size.height, { fit: 'fill' })
       .jpeg({ quality: Math.round(SEARCH_IMAGE_SEND_QUALITY * 100), chromaSubsampling: '4:2:0' })
       .toBuffer(),
   );

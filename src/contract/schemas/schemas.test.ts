@@ -39,3 +39,15 @@ describe('request schemas', () => {
     for (const v of ['abc', 'title#2', 'title#1#1', '']) expect(pattern.test(v), v).toBe(false);
   });
 });
+
+describe('searchImageSendSize', () => {
+  it('scales a photo longer than the limit to fit it, keeping its shape', () => {
+    expect(schemas.searchImageSendSize(1352, 900, 1_415_684)).toEqual({ width: 1280, height: 852 });
+    expect(schemas.searchImageSendSize(3024, 4032, 200_000)).toEqual({ width: 960, height: 1280 });
+  });
+  it('redraws a photo within the side limit at its own size only when its bytes are over the limit', () => {
+    expect(schemas.searchImageSendSize(1280, 720, 1_500_000)).toBeNull();
+    expect(schemas.searchImageSendSize(1280, 720, 1_500_001)).toEqual({ width: 1280, height: 720 });
+    expect(schemas.searchImageSendSize(768, 576, 163_759)).toBeNull();
+  });
+});

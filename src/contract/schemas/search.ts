@@ -15,6 +15,17 @@ export const SEARCH_IMAGE_SEND_MAX_SIDE = 1280;
 export const SEARCH_IMAGE_SEND_MAX_BYTES = 1_500_000;
 export const SEARCH_IMAGE_SEND_QUALITY = 0.9;
 
+/**
+ * The size the app draws a query photo at before sending it (as a JPEG of SEARCH_IMAGE_SEND_QUALITY),
+ * or null when the photo goes as it is: scaled to fit SEARCH_IMAGE_SEND_MAX_SIDE, and redrawn at its
+ * own size when only its bytes are over SEARCH_IMAGE_SEND_MAX_BYTES.
+ */
+export function searchImageSendSize(width: number, height: number, bytes: number): { width: number; height: number } | null {
+  const scale = Math.min(1, SEARCH_IMAGE_SEND_MAX_SIDE / Math.max(width, height));
+  if (scale >= 1 && bytes <= SEARCH_IMAGE_SEND_MAX_BYTES) return null;
+  return { width: Math.round(width * scale), height: Math.round(height * scale) };
+}
+
 export const searchRequestSchema = Type.Object({
   text: Type.Optional(Type.String({ maxLength: 2000 })),
   /**

@@ -2,9 +2,8 @@ import { useRef, useState, type ClipboardEvent, type DragEvent, type ReactNode }
 import {
   MSG_SEARCH,
   MSG_SEARCH_UI,
-  SEARCH_IMAGE_SEND_MAX_BYTES,
-  SEARCH_IMAGE_SEND_MAX_SIDE,
   SEARCH_IMAGE_SEND_QUALITY,
+  searchImageSendSize,
   SEARCH_RESULT_TYPE_LABEL,
   TOAST_MS,
   type Library,
@@ -33,11 +32,11 @@ const readDataUrl = (blob: Blob) =>
 async function imageQueryUrl(file: File): Promise<string | null> {
   try {
     const bitmap = await createImageBitmap(file);
-    const scale = Math.min(1, SEARCH_IMAGE_SEND_MAX_SIDE / Math.max(bitmap.width, bitmap.height));
-    if (scale < 1 || file.size > SEARCH_IMAGE_SEND_MAX_BYTES) {
+    const size = searchImageSendSize(bitmap.width, bitmap.height, file.size);
+    if (size) {
       const canvas = document.createElement('canvas');
-      canvas.width = Math.round(bitmap.width * scale);
-      canvas.height = Math.round(bitmap.height * scale);
+      canvas.width = size.width;
+      canvas.height = size.height;
       canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       bitmap.close();
       return canvas.toDataURL('image/jpeg', SEARCH_IMAGE_SEND_QUALITY);
