@@ -36,11 +36,21 @@ if (run(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel
 // The servers the tests start run their renders and indexing at a low priority (nice) but not under
 // SCHED_IDLE: the test processes around them keep both cores busy, and would starve them.
 process.env.BACKGROUND_IDLE ??= 'false';
-const vitest = (extra, env = process.env) => run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...extra], { env });
+// Each pass also writes a JSON report, so that what failed is repeated at the very end of the
+// output, after the PostgreSQL pass: a log read from its tail (CI's) otherwise shows only that pass.
+const reports = [];
+const ownReporter = args.some((a) => a.startsWith('--reporter'));
+const vitest = (label, extra, env = process.env) => {
+  const report = path.join(os.tmpdir(), `clipseek-vitest-${process.pid}-${reports.length}.json`);
+  fs.rmSync(report, { force: true });
+  reports.push({ label, report });
+  const reporting = ownReporter ? [] : ['--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  return run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...reporting, ...extra], { env });
+};
 
 let failed = 0;
 // 4. Every tier on the embedded defaults.
-failed |= vitest(args);
+failed |= vitest('embedded PGlite', args);
 
 // 5. The integration tier again on a real PostgreSQL (skipped when only some projects were asked for).
 const onlySome = args.some((a) => a.startsWith('--project') || !a.startsWith('-'));
@@ -48,12 +58,38 @@ if (!onlySome || process.env.TEST_POSTGRES === '1') {
   const pg = startPostgres();
   try {
     console.log(`\n== integration tests on PostgreSQL (${pg.url}) ==`);
-    failed |= vitest(['--project', 'integration', ...args], { ...process.env, TEST_DATABASE_URL: pg.url });
+    failed |= vitest('PostgreSQL', ['--project', 'integration', ...args], { ...process.env, TEST_DATABASE_URL: pg.url });
   } finally {
     pg.stop();
   }
 }
+if (failed && !ownReporter) recapFailures();
 process.exit(failed ? 1 : 0);
+
+/** Lists every failed test (and file that failed outside a test) of every pass, with its first error line. */
+function recapFailures() {
+  console.log('\n== what failed ==');
+  for (const { label, report } of reports) {
+    let json;
+    try {
+      json = JSON.parse(fs.readFileSync(report, 'utf8'));
+    } catch {
+      console.log(`${label}: the pass ended without its report (it crashed or was stopped)`);
+      continue;
+    }
+    for (const file of json.testResults ?? []) {
+      const name = path.relative(root, file.name);
+      const tests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of tests) console.log(`${label}: ${name} > ${t.fullName}\n    ${firstLine(t.failureMessages?.[0])}`);
+      if (!tests.length && file.status === 'failed') console.log(`${label}: ${name}\n    ${firstLine(file.message)}`);
+    }
+    fs.rmSync(report, { force: true });
+  }
+}
+
+function firstLine(text) {
+  return (text ?? '').split('\n').find((l) => l.trim()) ?? '(no message)';
+}
 
 function pgVersion() {
   return fs.readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))[0];

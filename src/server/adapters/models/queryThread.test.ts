@@ -2,7 +2,7 @@
 // (the server's: every other request waits on it) stays free meanwhile.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { longestHold } from '../../../../tests/fixtures/eventLoop';
+import { typicalHold } from '../../../../tests/fixtures/eventLoop';
 import { MODELS_DIR } from '../../../../tests/fixtures/modelsDir';
 import { cosine } from './image';
 import { QueryThread } from './queryThread';
@@ -18,8 +18,8 @@ describe('QueryThread', () => {
       await Promise.all([here.embed(PHOTOS[0]!), thread.embed(PHOTOS[0]!)]); // warm-up
       let local: Float32Array[] = [];
       let threaded: Float32Array[] = [];
-      const heldHere = await longestHold(async () => (local = await Promise.all(PHOTOS.map((p) => here.embed(p)))));
-      const heldThread = await longestHold(async () => (threaded = await Promise.all(PHOTOS.map((p) => thread.embed(p)))));
+      const heldHere = await typicalHold(async () => (local = await Promise.all(PHOTOS.map((p) => here.embed(p)))));
+      const heldThread = await typicalHold(async () => (threaded = await Promise.all(PHOTOS.map((p) => thread.embed(p)))));
       threaded.forEach((v, i) => {
         expect(v).toBeInstanceOf(Float32Array);
         expect(v).toHaveLength(1280);

@@ -6,7 +6,7 @@ import { MODELS_DIR } from '../../../../tests/fixtures/modelsDir';
 import { createVisualAnalyzer } from './visual';
 import { backgroundIsIdle } from '../process/tools';
 import { VisualThread } from './visualThread';
-import { longestHold } from '../../../../tests/fixtures/eventLoop';
+import { typicalHold } from '../../../../tests/fixtures/eventLoop';
 
 const PHOTOS = ['dog', 'horses', 'giraffe', 'kite', 'person', 'eagle'].map((n) => fs.readFileSync(`/usr/share/darknet/data/${n}.jpg`));
 
@@ -19,8 +19,8 @@ describe('VisualThread', () => {
       await Promise.all([here.analyze(PHOTOS.slice(0, 1)), thread.analyze(PHOTOS.slice(0, 1))]); // warm-up
       let local: Awaited<ReturnType<typeof here.analyze>> = [];
       let threaded: typeof local = [];
-      const heldHere = await longestHold(async () => (local = await here.analyze(PHOTOS)));
-      const heldThread = await longestHold(async () => (threaded = await thread.analyze(PHOTOS)));
+      const heldHere = await typicalHold(async () => (local = await here.analyze(PHOTOS)));
+      const heldThread = await typicalHold(async () => (threaded = await thread.analyze(PHOTOS)));
       // The same labels, classes and embedding (the same models and decoding, on another thread).
       expect(threaded.map((f) => f.objects.map((o) => o.label))).toEqual(local.map((f) => f.objects.map((o) => o.label)));
       expect(threaded.map((f) => f.classes[0]?.label)).toEqual(local.map((f) => f.classes[0]?.label));

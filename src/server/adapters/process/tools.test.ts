@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backgroundIsIdle, execTool, spawnTool, startToolSpawner, stopToolSpawner, type ToolProcess } from './tools';
-import { longestHold } from '../../../../tests/fixtures/eventLoop';
+import { typicalHold } from '../../../../tests/fixtures/eventLoop';
 
 const ended = (p: ToolProcess) => new Promise<number | null>((resolve) => p.on('close', (code: number | null) => resolve(code)));
 const alive = (pid: number) => {
@@ -76,9 +76,9 @@ describe('tools through the spawner', () => {
     const fiveSpawns = async () => {
       for (let i = 0; i < 5; i++) await ended(spawnTool('true', []));
     };
-    const viaHelper = await longestHold(fiveSpawns);
+    const viaHelper = await typicalHold(fiveSpawns);
     stopToolSpawner(); // without the spawner, tools are spawned from this process
-    const direct = await longestHold(fiveSpawns);
+    const direct = await typicalHold(fiveSpawns);
     await startToolSpawner();
     console.log(
       `[timing] event loop held at most ${direct.toFixed(0)} ms spawning directly, ${viaHelper.toFixed(0)} ms through the spawner`,
