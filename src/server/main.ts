@@ -102,7 +102,18 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     () => false, // tools are then spawned from here
   );
   const stopSpawner = () => (spawner ? stopToolSpawner() : undefined);
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).catch((err: unknown) => {
+  const log = createLogger(config);
+  // The models (their threads, WordNet) load while the database starts: each takes seconds, the
+  // database in its own thread, so together they take the longer of the two, not the sum.
+  const modelsLoading = loadIndexModels(config.modelsDir, log, config.modelsUrl);
+  modelsLoading.catch(() => undefined); // its failure is the boot's, where it is awaited below
+  const closeModels = () =>
+    modelsLoading.then(
+      (m) => m.close(),
+      () => undefined,
+    );
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).catch(async (err: unknown) => {
+    await closeModels();
     stopSpawner();
     throw err;
   });
@@ -114,6 +125,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       databaseClosing = true;
       return database.close();
     },
+    closeModels,
   ];
   const closeAll = async () => {
     for (const fn of cleanup.reverse()) await fn();
@@ -124,7 +136,6 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const tokens = new TokenSigner(secret);
     const adminKey = tokens.mac('admin-bridge');
 
-    const log = createLogger(config);
     // Embedded PGlite never analyzes on its own (statistics.ts): its owner keeps the planner informed,
     // first once the server has started, then every minute.
     const statistics =
@@ -196,8 +207,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       signupBonus: { credits: config.signupBonusCredits, days: config.signupBonusDays },
     });
     const quota: StorageQuota = billing;
-    const models = await loadIndexModels(config.modelsDir, log, config.modelsUrl);
-    cleanup.push(() => models.close());
+    const models = await modelsLoading;
     const toolsMissing = missingMediaTools();
     if (toolsMissing) log.warn(`${toolsMissing}: media cannot be indexed until it is installed`);
     const health = () => ({

@@ -8,6 +8,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { API, MSG, ROUTES } from '../../src/contract';
 import { startServer } from '../../src/server/main';
+import { seedEmbeddedDatabase } from '../integration/support/pgTemplate';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = path.join(REPO, 'dist');
@@ -181,6 +182,7 @@ export async function startApp(env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-e2e-'));
   const noDemo = path.join(dataDir, 'no-demo');
   fs.mkdirSync(noDemo);
+  if (!env.DATABASE_URL) await seedEmbeddedDatabase(dataDir);
   const server = await startServer({
     PORT: '0',
     HOST: '127.0.0.1',

@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../../src/server/main';
 import { MODELS_DIR } from '../fixtures/modelsDir';
 import { makeTestVideo } from '../fixtures/makeMedia';
 import { client, codeFrom, JWT_SECRET, startMailbox, uniqueEmail } from './support/harness';
+import { seedEmbeddedDatabase } from './support/pgTemplate';
 import { fingerprintOf } from './support/upload';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-crash-'));
@@ -20,6 +21,7 @@ afterAll(async () => {
 // Embedded mode only: with PostgreSQL, orphaned jobs come back through pg-boss expiry instead.
 describe.skipIf(!!process.env.TEST_DATABASE_URL)('a crash during ingest', () => {
   it('resumes after a restart, completes, and charges once', async () => {
+    await seedEmbeddedDatabase(dataDir);
     const mailbox = await startMailbox();
     const env = {
       ...process.env,

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { API, type PreviewTokenAnswer, type User } from '../../src/contract';
 import { redactText, redactUrl } from '../../src/server/logging';
 import { client, uniqueEmail } from './support/harness';
+import { seedEmbeddedDatabase } from './support/pgTemplate';
 
 const main = path.resolve('src/server/main.ts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-logs-'));
@@ -20,6 +21,7 @@ const secrets = {
   STRIPE_WEBHOOK_SECRET: 'whsec_logtest0000000000000000',
 };
 let output = '';
+await seedEmbeddedDatabase(dataDir);
 const child = spawn(process.execPath, ['--import', 'tsx', main], {
   env: {
     ...process.env,

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { MSGPACK, type Envelope } from '../../../src/contract';
 import { startServer, type RunningServer } from '../../../src/server/main';
+import { seedEmbeddedDatabase } from './pgTemplate';
 
 export const JWT_SECRET = 'integration-test-secret-0123456789abcdefghijklmnop';
 
@@ -105,7 +106,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}) {
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     };
-  }
+  } else if (!extraEnv.DATABASE_URL) await seedEmbeddedDatabase(dataDir);
   const server: RunningServer = await startServer(env);
   const api = client(server.url);
   return {

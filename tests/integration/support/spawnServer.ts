@@ -4,6 +4,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { MODELS_DIR } from '../../fixtures/modelsDir';
 import { JWT_SECRET } from './harness';
+import { seedEmbeddedDatabase } from './pgTemplate';
 
 export type LogLine = Record<string, unknown> & { msg?: string };
 
@@ -48,6 +49,7 @@ export function serverEnv(dataDir: string, extra: Record<string, string> = {}): 
  */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 60_000): Promise<SpawnedServer> {
   const dataDir = env.DATA_DIR!;
+  if (!env.DATABASE_URL) await seedEmbeddedDatabase(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/server/main.ts')], {
     // The parent's CLIPSEEK_TEST_HOLD must never leak into a restart that should run through.
     env: { ...process.env, CLIPSEEK_TEST_HOLD: '', ...env },

@@ -26,18 +26,21 @@ export { createVisualAnalyzer, VISUAL_FEATURES, type VisualAnalyzerOptions, type
  */
 async function openVisual(modelsDir: string, corrupt: readonly CorruptModelFile[], log?: ModelLog) {
   const skip: VisualFeature[] = ['faces'];
-  let thread: VisualThread;
-  try {
-    thread = await VisualThread.open({ modelsDir, threads: 1, corrupt, skip, idle: backgroundIsIdle() });
-  } catch (err) {
-    log?.warn({ err: reason(err) }, 'the visual models thread did not start: they run on the main thread');
+  // The two threads start together: each spends a second or more loading its code and sessions.
+  const [opened, queryOpened] = await Promise.allSettled([
+    VisualThread.open({ modelsDir, threads: 1, corrupt, skip, idle: backgroundIsIdle() }),
+    QueryThread.open({ modelsDir, corrupt }),
+  ]);
+  if (opened.status === 'rejected') {
+    if (queryOpened.status === 'fulfilled') await queryOpened.value.close();
+    log?.warn({ err: reason(opened.reason) }, 'the visual models thread did not start: they run on the main thread');
     return createVisualAnalyzer(modelsDir, { threads: 1, corrupt, skip });
   }
+  const thread = opened.value;
   let query: Pick<VisualAnalyzer, 'embed' | 'close'>;
-  try {
-    query = await QueryThread.open({ modelsDir, corrupt });
-  } catch (err) {
-    log?.warn({ err: reason(err) }, 'the query photo thread did not start: search by photo runs on the main thread');
+  if (queryOpened.status === 'fulfilled') query = queryOpened.value;
+  else {
+    log?.warn({ err: reason(queryOpened.reason) }, 'the query photo thread did not start: search by photo runs on the main thread');
     query = await createVisualAnalyzer(modelsDir, { ...QUERY_ANALYZER, threads: 1, corrupt });
   }
   return {
@@ -99,7 +102,19 @@ export async function createIndexModels(
   // Runtime's own thread pool only spins against it (measured 38 vs 50 ms a keyframe, idle machine).
   // Faces are not run: nothing stores or searches a face count yet, and UltraFace cost 8-13 ms of
   // CPU a keyframe (tests/bench/ingest.bench.ts).
-  const visual = await openVisual(modelsDir, corrupt, log);
+  // The visual threads start while this thread loads WordNet (below, ~1 s).
+  const visualOpening = openVisual(modelsDir, corrupt, log);
+  let wn: WordNet | null = null;
+  let wordnetMissing: string | null = null;
+  try {
+    wn = createWordNet(modelsDir);
+    wn.expandLabel('dog'); // loads the files now, so a missing one shows at boot rather than mid-ingest
+    wn.conceptTargets('dog'); // and the label vocabulary and sense counts queries are mapped with
+  } catch (err) {
+    wordnetMissing = `labels: ${reason(err)}`;
+    wn = null;
+  }
+  const visual = await visualOpening;
   missing.push(...visual.missing);
   const useVisual = visual.capabilities.includes('objects') || visual.capabilities.includes('classes');
   if (!useVisual) await visual.close();
@@ -115,15 +130,7 @@ export async function createIndexModels(
   const encoder = clipCorrupt ? new NoTextEncoder(`clip: ${clipCorrupt}`) : await createTextEncoder(modelsDir);
   if (!encoder.available && encoder.reason && !missing.includes(encoder.reason)) missing.push(encoder.reason);
 
-  let wn: WordNet | null = null;
-  try {
-    wn = createWordNet(modelsDir);
-    wn.expandLabel('dog'); // loads the files now, so a missing one shows at boot rather than mid-ingest
-    wn.conceptTargets('dog'); // and the label vocabulary and sense counts queries are mapped with
-  } catch (err) {
-    missing.push(`labels: ${reason(err)}`);
-    wn = null;
-  }
+  if (wordnetMissing) missing.push(wordnetMissing);
 
   const capabilities = [
     ...(useVisual ? visual.capabilities : []),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { SEARCH_CONFIDENCE } from '../../../contract';
+import { SEARCH_CONFIDENCE } from '../../../contract/library';
 import { ModelMissingError } from './types';
 
 /** One noun synset as stored in WordNet's data.noun. */
