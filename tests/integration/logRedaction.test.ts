@@ -21,23 +21,28 @@ const secrets = {
   STRIPE_WEBHOOK_SECRET: 'whsec_logtest0000000000000000',
 };
 let output = '';
-await seedEmbeddedDatabase(dataDir);
-const child = spawn(process.execPath, ['--import', 'tsx', main], {
-  env: {
-    ...process.env,
-    ...secrets,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'debug',
-    WEB_DIR: path.join(dataDir, 'no-web'),
-    INTERCOM_APP_ID: 'logtest',
-  },
-});
-child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+// The server here always runs on embedded PGlite (no DATABASE_URL), so the PostgreSQL pass of
+// npm test would only repeat it: that pass runs the free-text checks alone.
+const embedded = !process.env.TEST_DATABASE_URL;
+if (embedded) await seedEmbeddedDatabase(dataDir);
+const child = embedded
+  ? spawn(process.execPath, ['--import', 'tsx', main], {
+      env: {
+        ...process.env,
+        ...secrets,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'debug',
+        WEB_DIR: path.join(dataDir, 'no-web'),
+        INTERCOM_APP_ID: 'logtest',
+      },
+    })
+  : null;
+child?.stdout.on('data', (c: Buffer) => (output += c.toString()));
+child?.stderr.on('data', (c: Buffer) => (output += c.toString()));
 afterAll(async () => {
-  if (child.exitCode === null) {
+  if (child && child.exitCode === null) {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
   }
@@ -49,7 +54,7 @@ async function started(): Promise<string> {
   for (;;) {
     const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
     if (url) return url.replace(/\/$/, '');
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
+    if (!child || child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -81,7 +86,7 @@ describe('logs', () => {
     expect(redactText('header Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln sent')).toBe('header Bearer [redacted] sent');
   });
 
-  it('keeps every secret of a sign-up, sign-in, reset and media flow out of the debug log', async () => {
+  it.runIf(embedded)('keeps every secret of a sign-up, sign-in, reset and media flow out of the debug log', async () => {
     const url = await started();
     const api = client(url);
     const email = uniqueEmail('logged');
