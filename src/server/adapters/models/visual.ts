@@ -48,31 +48,29 @@ export async function createVisualAnalyzer(
   const skip = new Set(opts.skip ?? []);
   const notComputed: string[] = [];
   const session = { threads: opts.threads };
-  // What could not be opened and why, per model, listed in this order whatever finishes first.
-  const attempt = async <T>(features: VisualFeature[], open: () => Promise<T>): Promise<{ value: T | null; missing: string[] }> => {
-    const wanted = features.filter((f) => !skip.has(f));
-    if (!wanted.length) return { value: null, missing: [] };
+  const attempt = async <T>(features: VisualFeature[], open: () => Promise<T>): Promise<T | null> => {
+    if (features.every((f) => skip.has(f))) return null;
     const why = corruptReason(opts.corrupt, features);
-    if (why) return { value: null, missing: wanted.map((f) => `${f}: ${why}`) };
+    if (why) {
+      for (const f of features) if (!skip.has(f)) notComputed.push(`${f}: ${why}`);
+      return null;
+    }
     try {
-      return { value: await open(), missing: [] };
+      return await open();
     } catch (err) {
-      return { value: null, missing: wanted.map((f) => `${f}: ${reason(err)}`) };
+      for (const f of features) if (!skip.has(f)) notComputed.push(`${f}: ${reason(err)}`);
+      return null;
     }
   };
-  const clipWhy = skip.has('clip') ? null : clipMissing(modelsDir);
-  // Opened together: the OCR thread boots (a second or more) while the sessions here are created.
-  const opened = await Promise.all([
-    attempt(['objects'], () => YoloxDetector.open(modelsDir, session)),
-    attempt(['classes', 'embedding'], () => MobilenetClassifier.open(modelsDir, session)),
-    attempt(['faces'], () => UltrafaceDetector.open(modelsDir, session)),
-    opts.ocr === 'off' ? { value: null, missing: [] } : attempt(['text'], () => OcrThread.open(session)),
-    skip.has('clip') || clipWhy ? { value: null, missing: [] } : attempt(['clip'], () => ClipImageEncoder.open(modelsDir, session)),
-  ] as const);
-  const [{ value: yolox }, { value: mobilenet }, { value: faces }, { value: ocr }, { value: clip }] = opened;
-  for (let i = 0; i < opened.length; i++) {
-    if (i === 4 && clipWhy) notComputed.push(clipWhy);
-    notComputed.push(...opened[i]!.missing);
+  const yolox = await attempt(['objects'], () => YoloxDetector.open(modelsDir, session));
+  const mobilenet = await attempt(['classes', 'embedding'], () => MobilenetClassifier.open(modelsDir, session));
+  const faces = await attempt(['faces'], () => UltrafaceDetector.open(modelsDir, session));
+  const ocr = opts.ocr === 'off' ? null : await attempt(['text'], () => OcrThread.open(session));
+  let clip: ClipImageEncoder | null = null;
+  if (!skip.has('clip')) {
+    const why = clipMissing(modelsDir);
+    if (why) notComputed.push(why);
+    else clip = await attempt(['clip'], () => ClipImageEncoder.open(modelsDir, session));
   }
   const has: Record<VisualFeature, boolean> = {
     objects: !!yolox,
