@@ -74,6 +74,13 @@ export const MSG = {
   intercomNotConfigured: 'Support chat is not configured on this server.',
   unsupportedContentType: 'Unsupported content type: send application/msgpack or application/json.',
   missingContentType: 'Missing content type: send application/msgpack or application/json.',
+  unsupportedContentEncoding: 'Unsupported content encoding: send the body uncompressed (no Content-Encoding, or identity).',
+  /** A string of a call holding a control character; `field` is its path ('name', 'items.0.name', 'body key "a\\u0000"'). */
+  controlCharacter: (field: string, found: string) => `${field} must not contain control characters (found ${found}).`,
+  /** The same, for free text that may hold tabs and line breaks (search text, feedback). */
+  controlCharacterInText: (field: string, found: string) =>
+    `${field} must not contain control characters other than tabs and line breaks (found ${found}).`,
+  invalidUnicode: (field: string, found: string) => `${field} must be valid Unicode text (found a lone surrogate, ${found}).`,
   internal: 'Something went wrong on our side. Please try again; if it persists, contact support with this id.',
   notFound: 'Not found.',
   alreadyVerified: 'Your email is already verified.',

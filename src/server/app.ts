@@ -15,6 +15,8 @@ import { adminRoutes } from './http/admin.routes';
 import { registerCodecs } from './http/codec';
 import { ok, reply } from './http/envelope';
 import { registerErrorHandler } from './http/errorHandler';
+import { registerInputGuard } from './http/inputGuard';
+import { registerValidatorCompiler } from './http/validatorCompiler';
 import { registerWebApp } from './http/static';
 import { blobOrigins, registerSecurityHeaders } from './http/securityHeaders';
 import { API, type HealthInfo } from '../contract';
@@ -79,7 +81,10 @@ declare module 'fastify' {
 
 export const createLogger = (config: Config): FastifyBaseLogger => createPinoLogger(config.logLevel);
 
-/** Builds the HTTP app: codecs, one error handler, the API routes, then the web app. */
+/**
+ * Builds the HTTP app: the validator (bodies exact, text parts coerced), codecs, one error handler,
+ * the input guard (no control characters in any string of a call), the API routes, then the web app.
+ */
 export async function buildHttpApp(config: Config, log: FastifyBaseLogger, services: Services, adminKey: string): Promise<App> {
   const app = Fastify({
     loggerInstance: log,
@@ -94,8 +99,10 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) routeTable.push({ method, url: r.url, schema: r.schema });
   });
+  registerValidatorCompiler(app);
   registerCodecs(app);
   registerErrorHandler(app);
+  registerInputGuard(app);
   app.addHook('onResponse', async (req, res) => {
     req.log.debug({ method: req.method, url: redactUrl(req.url), status: res.statusCode, ms: Math.round(res.elapsedTime) }, 'request');
   });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { strict } from './common';
+import { multiline, strict } from './common';
 
 const Email = Type.String({ maxLength: 320 });
 const Password = Type.String({ maxLength: 1024 });
@@ -19,8 +19,9 @@ export const feedbackBodySchema = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 200 })),
     email: Type.Optional(Email),
-    comments: Type.String({ maxLength: 10_000 }),
-    error: Type.String({ maxLength: 20_000 }),
+    comments: Type.String({ maxLength: 10_000, ...multiline }),
+    /** The crash report: a message and its stack. */
+    error: Type.String({ maxLength: 20_000, ...multiline }),
   },
   strict,
 );

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { strict, Uuid } from './common';
+import { multiline, strict, Uuid } from './common';
 
 /** The largest page of moments one call answers, and the furthest it pages. */
 export const SEARCH_MAX_LIMIT = 500;
@@ -27,7 +27,7 @@ export function searchImageSendSize(width: number, height: number, bytes: number
 }
 
 export const searchRequestSchema = Type.Object({
-  text: Type.Optional(Type.String({ maxLength: 2000 })),
+  text: Type.Optional(Type.String({ maxLength: 2000, ...multiline })),
   /**
    * A data:image/... URL, of at most SEARCH_IMAGE_MAX_BYTES once decoded (checked by the search,
    * before it reads anything; the route's body limit caps it too). No maxLength here: the validator
