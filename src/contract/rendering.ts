@@ -42,6 +42,11 @@ export interface RenderAnswer {
   /** Seconds of output; `credits` charged for it (0 with the watermark). */
   duration: number;
   credits: number;
+  /**
+   * Why it failed, when `status` is 'failed' (answered with 200: the request was fine, the render
+   * is what failed). The same request again starts a new attempt.
+   */
+  error?: string;
 }
 
 /** Strings of rendering (section 8), verbatim. */
@@ -63,6 +68,9 @@ export const MSG_RENDER = {
   mediaNotReady: 'This media is not processed yet.',
   imageGif: 'A GIF can only be made from a video.',
   renderNotFound: 'Render not found.',
+  /** The reason of a render that failed for no reason of the request's (the tool failed). */
+  failedReason: 'Something went wrong while making this file. Try again; if it fails again, please contact support.',
+  mediaGone: 'The media of this render was deleted.',
   noTranscript: 'No transcript available',
 } as const;
 

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeHls } from '../../src/server/adapters/media/ffmpeg';
+import { parsePlaylist, segmentsCovering, writePlaylist } from '../../src/server/services/hlsPlaylist';
 import { renderCompilation, renderGif, type RenderClip } from '../../src/server/adapters/media/render';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-renderbench-'));
@@ -54,9 +55,17 @@ function makeSource(kind: 'photos' | 'testsrc2', height: number) {
 async function upload(kind: 'photos' | 'testsrc2', height: number) {
   const original = makeSource(kind, height);
   const hls = path.join(dir, `hls-${kind}-${height}`);
-  const r = await makeHls(original, hls, { duration: SOURCE_SECONDS, height, videoCodec: 'h264', audioCodec: 'aac' });
+  const width = (height * 16) / 9;
+  const r = await makeHls(original, hls, {
+    duration: SOURCE_SECONDS,
+    width,
+    height,
+    videoCodec: 'h264',
+    audioCodec: 'aac',
+    pixFmt: 'yuv420p',
+  });
   if (r.copied !== height <= 720) throw new Error('unexpected rendition');
-  return { original, rendition: path.join(hls, 'playlist.m3u8') };
+  return { original, rendition: { dir: hls, start: r.start } };
 }
 
 console.log(`making 70 s 1080p and 720p sources (photos and testsrc2) and their renditions...`);
@@ -66,8 +75,19 @@ const synthetic1080 = await upload('testsrc2', 1080);
 const synthetic720 = await upload('testsrc2', 720);
 
 const moments = [0, 14, 28, 42, 56].map((s) => ({ start: s + 0.37, end: s + 12.37 }));
-const clipsOf = (input: string, height: number): RenderClip[] =>
-  moments.map((m) => ({ input, ...m, width: (height * 16) / 9, height, frameRate: 30, hasAudio: true }));
+let playlists = 0;
+/** As the render job reads a rendition: each clip from a playlist of the segments its range needs. */
+const clipsOf = (rendition: { dir: string; start: number }, height: number, ranges = moments): RenderClip[] =>
+  ranges.map((m) => {
+    const all = parsePlaylist(fs.readFileSync(path.join(rendition.dir, 'playlist.m3u8'), 'utf8'));
+    const input = path.join(dir, `range-${playlists++}.m3u8`);
+    const segments = segmentsCovering(all, m.start, m.end).map((s) => ({ ...s, uri: path.join(rendition.dir, s.uri) }));
+    fs.writeFileSync(input, writePlaylist(segments));
+    return { input, ...m, origin: rendition.start, width: (height * 16) / 9, height, frameRate: 30, hasAudio: true };
+  });
+/** An original read directly, cut by seeking (what a render without a rendition does). */
+const originalClips = (input: string, height: number): RenderClip[] =>
+  moments.map((m) => ({ input, ...m, origin: null, width: (height * 16) / 9, height, frameRate: 30, hasAudio: true }));
 
 /** CPU seconds of this process's finished children (ffmpeg), from /proc: the figure load does not distort. */
 function childCpuSeconds() {
@@ -126,7 +146,7 @@ for (const [name, src, height] of [
   );
 const reference = () => 'reference (not what the job reads)';
 await time('reference: photos, 1080p original read directly, watermark', 60, reference, () =>
-  renderCompilation(clipsOf(photos1080.original, 1080), out('c'), { height: 720, watermark: true }),
+  renderCompilation(originalClips(photos1080.original, 1080), out('c'), { height: 720, watermark: true }),
 );
 await time('reference: photos, 1080p upload, x264 veryfast, watermark', 60, reference, () =>
   renderCompilation(clipsOf(photos1080.rendition, 720), out('d'), { height: 720, watermark: true, preset: 'veryfast' }),
@@ -135,7 +155,7 @@ await time(
   'gif 5 s (15 fps, 480 px), photos, 1080p upload, watermark',
   5,
   (ms) => (ms <= 3000 ? 'ok (<= 3 s)' : 'MISSED (> 3 s)'),
-  () => renderGif({ ...clipsOf(photos1080.rendition, 720)[0]!, start: 20.2, end: 25.2 }, path.join(dir, 'd.gif'), { watermark: true }),
+  () => renderGif(clipsOf(photos1080.rendition, 720, [{ start: 20.2, end: 25.2 }])[0]!, path.join(dir, 'd.gif'), { watermark: true }),
 );
 const probe = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', out('a')]);
 // `load` is the 1-minute load average after each case: other work on the machine slows every figure.

@@ -44,7 +44,7 @@ async function render(path: string, body: unknown, token = owner.token) {
   const first = await t.api<RenderAnswer>('POST', path, { token, body });
   if (first.status !== 200 && first.status !== 202) return { first, final: first };
   let final = first;
-  for (let i = 0; !final.body.data?.url && i < 600; i++) {
+  for (let i = 0; !final.body.data?.url && final.body.data?.status !== 'failed' && i < 600; i++) {
     await new Promise((r) => setTimeout(r, 200));
     final = await t.api<RenderAnswer>('GET', API.renderStatus(first.body.data!.renderId), { token });
     if (final.status !== 200) break;
@@ -236,7 +236,7 @@ describe('compilation', () => {
     });
   });
 
-  it('answers an ffmpeg failure with render_failed and charges nothing; the same request later succeeds and is charged once', async () => {
+  it('answers an ffmpeg failure as a failed render with its reason (no 5xx) and charges nothing; the same request later succeeds and is charged once', async () => {
     const key = `derived/${silent._id}/hls/playlist.m3u8`;
     const blobs = t.server.blobs;
     const original = fs.readFileSync(await blobs.toolInput(key));
@@ -244,12 +244,15 @@ describe('compilation', () => {
     const before = await balance();
     const body = { clips: [clip(silent, 1, 3)], watermark: false };
     const failed = await render(API.renderCompilation, body);
-    expect(failed.final.status).toBe(500);
-    expect(failed.final.body.error).toMatchObject({ code: 'render_failed', message: 'Failed to render compilation' });
+    expect(failed.final.status).toBe(200);
+    expect(failed.final.body.data).toMatchObject({ status: 'failed', error: MSG_RENDER.failedReason });
+    expect(failed.final.body.data!.url).toBeUndefined();
     expect(await balance()).toBe(before);
     await blobs.put(key, original);
     const ok = await render(API.renderCompilation, body);
     expect(ok.final.status).toBe(200);
+    // The same request is a new attempt of the same render, not the failure again.
+    expect(ok.final.body.data).toMatchObject({ renderId: failed.final.body.data!.renderId, status: 'completed' });
     expect(await balance()).toBe(before - watermarkRemovalCost(2));
   }, 120_000);
 

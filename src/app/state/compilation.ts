@@ -5,7 +5,7 @@ import { isApiError } from '../api/ApiError';
 import { renderingApi } from '../api/instance';
 import { refreshCredits } from './credits';
 import { downloadCost, downloadOptions, saveAs } from './downloads';
-import { awaitRender, withRetry } from './renderPolling';
+import { awaitRender, RenderFailedError, withRetry } from './renderPolling';
 import { showProgressToast, showToast } from './toasts';
 
 /** Renders `clips` as one MP4 (retried, polled) and saves it as `{library}_compilation.mp4`. Resolves true when saved. */
@@ -39,6 +39,7 @@ export async function downloadCompilation(clips: CompilationClip[], libraryName:
   } catch (e) {
     toast.done();
     if (isApiError(e) && e.code === 'payment_required') insufficient();
+    else if (e instanceof RenderFailedError) showToast(e.message, { title: e.title, tone: 'error', durationMs: MSG_DOWNLOAD.toastMs });
     else showToast(MSG_MERGE.compilationFailed, { title: MSG_DOWNLOAD.errorTitle, tone: 'error', durationMs: MSG_DOWNLOAD.toastMs });
     return false;
   } finally {

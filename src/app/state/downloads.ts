@@ -14,7 +14,7 @@ import {
 import { isApiError } from '../api/ApiError';
 import { renderingApi, searchApi } from '../api/instance';
 import { credits, refreshCredits } from './credits';
-import { awaitRender, withRetry } from './renderPolling';
+import { awaitRender, RenderFailedError, withRetry } from './renderPolling';
 import { showProgressToast, showToast } from './toasts';
 
 /** The download choices people keep while they work: the watermark switch. */
@@ -78,6 +78,8 @@ async function takeOne(m: MomentToTake, kind: 'mp4' | 'gif' | 'srt', watermark: 
             }),
       (id) => renderingApi.status(id),
       onProgress,
+      undefined,
+      kind,
     ),
   );
   saveAs(url, filename);
@@ -114,6 +116,8 @@ export async function downloadMoment(m: MomentToTake, format: MomentDownloadForm
     if (isApiError(e) && e.code === 'payment_required') {
       const { cost, balance } = downloadCost(m.end - m.start, format, removeWatermark);
       insufficient(cost, balance);
+    } else if (e instanceof RenderFailedError) {
+      showToast(e.message, { title: e.title, tone: 'error', durationMs: MSG_DOWNLOAD.toastMs });
     } else if (format === 'srt' && messageOf(e) === MSG_RENDER.noTranscript) {
       showToast(MSG_RENDER.noTranscript, { tone: 'error', durationMs: MSG_DOWNLOAD.toastMs });
     } else {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RenderAnswer } from '../../contract';
 import { ApiError } from '../api/ApiError';
-import { awaitRender, withRetry } from './renderPolling';
+import { awaitRender, RenderFailedError, retryable, withRetry } from './renderPolling';
 
 const answer = (status: RenderAnswer['status'], progress: number, url?: string): RenderAnswer => ({
   renderId: 'r1',
@@ -78,13 +78,16 @@ describe('download retries and render polling', () => {
     );
     expect(url).toBe('/blobs/out.mp4');
     expect(progress).toEqual([0, 0.5, 1]);
-    await expect(
-      awaitRender(
-        async () => answer('failed', 0),
-        async () => answer('failed', 0),
-        undefined,
-        async () => undefined,
-      ),
-    ).rejects.toThrow('Failed to render compilation');
+    const failed = await awaitRender(
+      async () => ({ ...answer('failed', 0), error: 'The media of this render was deleted.' }),
+      async () => answer('failed', 0),
+      undefined,
+      async () => undefined,
+      'gif',
+    ).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(RenderFailedError);
+    expect(failed).toMatchObject({ title: 'Failed to render gif', message: 'The media of this render was deleted.' });
+    // A recorded failure is not retried by the client: asking again is the person's choice.
+    expect(retryable(failed)).toBe(false);
   });
 });

@@ -218,7 +218,11 @@ export interface BillingEventsTable {
 export interface IngestState {
   done: string[];
   stage?: string;
-  hls?: { segments: number };
+  /**
+   * The preview rendition: its segment count, and its first timestamp (MPEG-TS starts at ~1.4 s;
+   * the source's time t is start + t there). Renditions made before `start` was kept have none.
+   */
+  hls?: { segments: number; start?: number };
   strip?: { interval: number; columns: number; count: number; width: number; height: number };
   missing?: string[];
   charged?: number;

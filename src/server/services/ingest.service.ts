@@ -286,19 +286,14 @@ export class IngestService {
         const p = this.probeOf(media);
         if (p.kind === 'image') return;
         const dir = path.join(work, 'hls');
-        const r = await this.d.tools.makeHls(
-          input,
-          dir,
-          { duration: p.duration, height: p.height, videoCodec: p.videoCodec, audioCodec: p.audioCodec },
-          onProgress,
-        );
+        const r = await this.d.tools.makeHls(input, dir, p, onProgress);
         for (const f of fs.readdirSync(dir))
           await this.d.blobs.put(
             hlsKey(media.id, f),
             fs.readFileSync(path.join(dir, f)),
             f.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
           );
-        await this.d.index.patchState(media.id, { hls: { segments: r.segments } });
+        await this.d.index.patchState(media.id, { hls: { segments: r.segments, start: r.start } });
         return this.d.media.update(media.id, { has_preview: true });
       }
       case 'thumbnails': {

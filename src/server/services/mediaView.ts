@@ -8,11 +8,16 @@ interface StoredProbe {
   formatName?: string;
   frameRate?: number | null;
   kind?: string;
+  rotation?: number;
 }
 
-/** MP4-family containers a browser can demux with mp4box (ffprobe names them "mov,mp4,m4a,3gp,3g2,mj2"). */
+/**
+ * MP4-family containers a browser can demux with mp4box (ffprobe names them "mov,mp4,m4a,3gp,3g2,mj2")
+ * and draw as stored: a rotated one (a phone held upright) would come out of WebCodecs sideways, so
+ * its timeline pictures come from the server (upright) instead.
+ */
 export function isMp4Family(probe: StoredProbe | null | undefined): boolean {
-  return !!probe && probe.kind !== 'image' && /(^|,)(mov|mp4)(,|$)/.test(probe.formatName ?? '');
+  return !!probe && probe.kind !== 'image' && !probe.rotation && /(^|,)(mov|mp4)(,|$)/.test(probe.formatName ?? '');
 }
 
 /** Maps a media row to the spec's Media entity. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MSG_RENDER } from '../../contract';
 import type { MediaRow } from '../repositories/media.repository';
 import type { UserRow } from '../repositories/user.repository';
-import { RenderService, signedPlaylist, type RenderDeps } from './render.service';
+import { RenderService, type RenderDeps } from './render.service';
 
 const LONG = { id: 'm1', library_id: 'l1', kind: 'video', status: 'completed', duration: 3600, name: 'long.mp4' } as MediaRow;
 const user = { id: 'u1' } as UserRow;
@@ -31,35 +31,5 @@ describe('render request limits', () => {
     const { svc, sent } = service();
     await expect(svc.gif(user, 'l1', 'm1', { start: 10, end: 40.5 })).rejects.toMatchObject({ message: MSG_RENDER.gifTooLong });
     expect(sent).toEqual([]);
-  });
-});
-
-describe('signedPlaylist', () => {
-  it('replaces each relative segment line of an HLS playlist with its signed URL and keeps the tags', async () => {
-    const text = [
-      '#EXTM3U',
-      '#EXT-X-TARGETDURATION:2',
-      '#EXTINF:2.000000,',
-      'seg_00000.ts',
-      '#EXTINF:1.5,',
-      'seg_00001.ts',
-      '#EXT-X-ENDLIST',
-      '',
-    ].join('\n');
-    const out = await signedPlaylist(text, async (s) => `https://s3.test/b/${s}?sig=1`);
-    expect(out.split('\n')).toEqual([
-      '#EXTM3U',
-      '#EXT-X-TARGETDURATION:2',
-      '#EXTINF:2.000000,',
-      'https://s3.test/b/seg_00000.ts?sig=1',
-      '#EXTINF:1.5,',
-      'https://s3.test/b/seg_00001.ts?sig=1',
-      '#EXT-X-ENDLIST',
-      '',
-    ]);
-  });
-
-  it('leaves lines that already are URLs alone', async () => {
-    expect(await signedPlaylist('#EXTM3U\nhttps://cdn.test/a.ts', async () => 'x')).toBe('#EXTM3U\nhttps://cdn.test/a.ts');
   });
 });

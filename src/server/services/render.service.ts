@@ -27,6 +27,7 @@ import type { RenderRepository, RenderRow } from '../repositories/render.reposit
 import type { RenderSpec } from '../db/schema';
 import type { JobQueue } from './ports';
 import { holdAt } from '../testHold';
+import { parsePlaylist, segmentsCovering, writePlaylist } from './hlsPlaylist';
 
 export const RENDER_JOB = 'media.render';
 /** Outputs are kept this long, then the expiry job removes them (an identical request reuses them until then). */
@@ -40,9 +41,18 @@ const END_SLACK = 1 / 30;
 
 /** A range of a source ready for the renderer. */
 export interface RenderSource {
+  /** A path or URL ffmpeg reads: a playlist of the rendition's segments around the range, or the original. */
   input: string;
+  /** The range, in seconds of the media. */
   start: number;
   end: number;
+  /**
+   * Where the media's time 0 is among `input`'s own timestamps, read as they are (the rendition:
+   * MPEG-TS starts at ~1.4 s), so the range is cut by timestamp, frame-exact, with no seek; null
+   * for an original, which is cut by seeking to `start`. All clips of one render are of one kind.
+   */
+  origin: number | null;
+  /** Displayed size (rotation applied). */
   width: number | null;
   height: number | null;
   frameRate: number | null;
@@ -82,13 +92,6 @@ export interface RenderDeps {
   /** How long a POST waits for its render (tests shorten it). */
   waitMs?: number;
   now?: () => Date;
-}
-
-/** An HLS playlist with each segment line (relative, as our packager writes them) replaced by `sign(segment)`. */
-export async function signedPlaylist(text: string, sign: (segment: string) => Promise<string>) {
-  const lines = text.split(/\r?\n/);
-  const out = await Promise.all(lines.map((l) => (l && !l.startsWith('#') && !/^[a-z]+:/i.test(l) ? sign(l.trim()) : l)));
-  return out.join('\n');
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -187,7 +190,7 @@ export class RenderService {
     if (queue) await this.d.queue.send(RENDER_JOB, { renderId: row.id }, { singletonKey: row.id });
     const done = await this.waitFor(row.id, this.d.waitMs ?? RENDER_WAIT_MS);
     const answer = await this.answer(done);
-    return { status: answer.url ? 200 : 202, answer };
+    return { status: answer.url || answer.status === 'failed' ? 200 : 202, answer };
   }
 
   /** Polls the row (the job may run in another process) until it finishes or `ms` pass. */
@@ -202,8 +205,9 @@ export class RenderService {
   }
 
   private async answer(row: RenderRow): Promise<RenderAnswer> {
-    if (row.status === 'failed') throw new AppError('render_failed', failedMessage(row.kind), { renderId: row.id });
     const base = { renderId: row.id, status: row.status, progress: row.progress, duration: row.duration, credits: row.cost };
+    // A failed render is a state of the render, not an error of the request: the answer says why.
+    if (row.status === 'failed') return { ...base, error: row.error_message ?? MSG_RENDER.failedReason };
     if (row.status !== 'completed' || !row.blob_key) return base;
     const url = await this.d.blobs.downloadUrl(row.blob_key, { filename: row.filename, expiresInSeconds: RENDER_URL_TTL_SECONDS });
     return { ...base, progress: 1, url };
@@ -216,35 +220,51 @@ export class RenderService {
     return this.answer(row);
   }
 
-  private async source(c: RenderSpec['clips'][number], renderId: string): Promise<RenderSource> {
-    const m = await this.d.media.byId(c.mediaId);
-    if (!m) throw notFound('The media of this render was deleted.');
-    const probe = (m.probe ?? {}) as { audioCodec?: string | null; frameRate?: number | null };
-    return {
-      // The 720p HLS rendition is cheaper to decode than a 1080p+ original (ARCHITECTURE.md).
-      input: m.has_preview ? await this.renditionInput(m.id, renderId) : await this.d.blobs.toolInput(m.blob_key),
-      start: c.start,
-      end: c.end,
-      width: m.width,
-      height: m.height,
-      frameRate: probe.frameRate ?? null,
-      hasAudio: !!probe.audioCodec,
-    };
+  /**
+   * What each clip is read from. The 720p rendition is cheaper to decode than a 1080p+ original
+   * (ARCHITECTURE.md) and is upright, deinterlaced and square-pixelled already; only the segments a
+   * clip needs go into a playlist of its own. A rendition made before its start time was kept (or
+   * none) sends every clip of the render to the originals: one render cuts all its inputs one way.
+   */
+  private async sources(clips: RenderSpec['clips'], renderId: string): Promise<RenderSource[]> {
+    const media = await Promise.all(
+      clips.map(async (c) => {
+        const m = await this.d.media.byId(c.mediaId);
+        if (!m) throw notFound(MSG_RENDER.mediaGone);
+        return m;
+      }),
+    );
+    const fromRendition = media.every((m) => m.has_preview && typeof m.ingest?.hls?.start === 'number');
+    return Promise.all(
+      clips.map(async (c, i) => {
+        const m = media[i]!;
+        const probe = (m.probe ?? {}) as { audioCodec?: string | null; frameRate?: number | null };
+        return {
+          input: fromRendition ? await this.renditionInput(m.id, c, `${renderId}-${i}`) : await this.d.blobs.toolInput(m.blob_key),
+          start: c.start,
+          end: c.end,
+          origin: fromRendition ? m.ingest!.hls!.start! : null,
+          width: m.width,
+          height: m.height,
+          frameRate: probe.frameRate ?? null,
+          hasAudio: !!probe.audioCodec,
+        };
+      }),
+    );
   }
 
   /**
-   * A playlist ffmpeg can read: the local store's own file (its segments resolve beside it), or for
-   * the S3 store a copy in the work folder whose segments are signed URLs.
+   * A playlist of the rendition's segments that hold [start, end), in the work folder: local paths,
+   * or signed URLs in the S3 store.
    */
-  private async renditionInput(mediaId: string, renderId: string) {
-    const key = `derived/${mediaId}/hls/playlist.m3u8`;
-    if (this.d.blobs.kind === 'local') return this.d.blobs.toolInput(key);
-    const text = (await readAll(await this.d.blobs.read(key))).toString('utf8');
-    const signed = await signedPlaylist(text, (segment) =>
-      this.d.blobs.downloadUrl(`derived/${mediaId}/hls/${segment}`, { expiresInSeconds: RENDER_URL_TTL_SECONDS }),
+  private async renditionInput(mediaId: string, c: { start: number; end: number }, name: string) {
+    const text = (await readAll(await this.d.blobs.read(`derived/${mediaId}/hls/playlist.m3u8`))).toString('utf8');
+    const segments = segmentsCovering(parsePlaylist(text), c.start, c.end);
+    const located = await Promise.all(
+      segments.map(async (s) => ({ uri: await this.d.blobs.toolInput(`derived/${mediaId}/hls/${s.uri}`), duration: s.duration })),
     );
-    const file = path.join(this.d.workDir, `render-${renderId}-${mediaId}.m3u8`);
-    fs.writeFileSync(file, signed);
+    const file = path.join(this.d.workDir, `render-${name}.m3u8`);
+    fs.writeFileSync(file, writePlaylist(located));
     return file;
   }
 
@@ -273,7 +293,7 @@ export class RenderService {
       this.d.log.info({ renderId, kind: row.kind }, 'render started');
       await holdAt('render:started', renderId, { renderId });
       const spec = row.spec;
-      const sources = await Promise.all(spec.clips.map((c) => this.source(c, renderId)));
+      const sources = await this.sources(spec.clips, renderId);
       let last = 0;
       let writing = Promise.resolve();
       const onProgress = (f: number) => {
@@ -298,12 +318,12 @@ export class RenderService {
         { renderId, kind: row.kind, err: detail ? undefined : err, ffmpegStderr: detail ?? undefined },
         `${failedMessage(row.kind)}: ${detail ? 'ffmpeg failed' : (err as Error).message}`,
       );
-      const message = err instanceof AppError ? err.message : failedMessage(row.kind);
+      const message = err instanceof AppError ? err.message : MSG_RENDER.failedReason;
       await this.d.renders.update(renderId, { status: 'failed', error_message: message });
     } finally {
       await this.d.renders.releaseSlot(renderId);
       fs.rmSync(out, { force: true });
-      for (const c of row.spec.clips) fs.rmSync(path.join(this.d.workDir, `render-${renderId}-${c.mediaId}.m3u8`), { force: true });
+      row.spec.clips.forEach((_, i) => fs.rmSync(path.join(this.d.workDir, `render-${renderId}-${i}.m3u8`), { force: true }));
     }
   }
 

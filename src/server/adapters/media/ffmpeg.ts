@@ -23,60 +23,104 @@ function ffmpeg(args: string[], duration: number, onProgress?: (f: number) => vo
   });
 }
 
+/** What the preview packager needs to know of a source (from its probe). */
+export interface HlsSource {
+  duration: number;
+  /** Displayed size (rotation and sample aspect applied). */
+  width: number;
+  height: number;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  pixFmt?: string | null;
+  rotation?: number;
+  interlaced?: boolean;
+  codedWidth?: number;
+  codedHeight?: number;
+}
+
+/** The longest side a preview keeps on its short side (720p, or 720 wide when upright). */
+const PREVIEW_SHORT_SIDE = 720;
+
 /**
- * HLS VOD with 2 s segments, at most 720p. Remuxes without re-encoding when the source is already
- * H.264/AAC and small enough; otherwise transcodes with a keyframe every 2 s so segments stay short.
+ * Whether a source's picture can go into the preview as it is (remuxed): 8-bit 4:2:0 H.264 that every
+ * browser decodes, progressive, upright as stored with square pixels (MPEG-TS carries no rotation,
+ * and a browser ignores it anyway in MSE), at most 720p. Its sound is copied when it is AAC.
  */
-export async function makeHls(
-  input: string,
-  outDir: string,
-  o: { duration: number; height: number; videoCodec: string | null; audioCodec: string | null },
-  onProgress?: (f: number) => void,
-) {
+export function canRemuxPreview(o: Omit<HlsSource, 'duration' | 'audioCodec'>): boolean {
+  const coded = { w: o.codedWidth ?? o.width, h: o.codedHeight ?? o.height };
+  return (
+    o.videoCodec === 'h264' &&
+    (o.pixFmt == null || o.pixFmt === 'yuv420p' || o.pixFmt === 'yuvj420p') &&
+    !o.rotation &&
+    !o.interlaced &&
+    coded.w === o.width &&
+    coded.h === o.height &&
+    Math.min(o.width, o.height) <= PREVIEW_SHORT_SIDE
+  );
+}
+
+/**
+ * The preview's picture filter: deinterlaced, square pixels, the short side at most 720, even sides
+ * (4:2:0 needs them). ffmpeg has already turned a rotated source upright before it.
+ */
+export function previewFilter(o: Pick<HlsSource, 'interlaced'>): string {
+  const S = PREVIEW_SHORT_SIDE;
+  return [
+    ...(o.interlaced ? ['yadif=mode=send_frame:deint=interlaced'] : []),
+    "scale='trunc(iw*sar)':ih",
+    'setsar=1',
+    `scale='if(gte(iw,ih),-2,min(${S},trunc(iw/2)*2))':'if(gte(iw,ih),min(${S},trunc(ih/2)*2),-2)'`,
+  ].join(',');
+}
+
+/**
+ * HLS VOD with 2 s segments, at most 720p, upright. Remuxes without re-encoding when the source can
+ * be played as it is (canRemuxPreview); otherwise transcodes with a keyframe every 2 s so segments
+ * stay short. `start` is the first timestamp of the rendition (MPEG-TS starts at ~1.4 s): the
+ * rendition's time of the source's time t is start + t, which renders cut by (render.ts).
+ */
+export async function makeHls(input: string, outDir: string, o: HlsSource, onProgress?: (f: number) => void) {
   fs.mkdirSync(outDir, { recursive: true });
-  const copy = o.videoCodec === 'h264' && (o.audioCodec === null || o.audioCodec === 'aac') && o.height <= 720;
+  const copy = canRemuxPreview(o);
   const video = copy
     ? ['-c:v', 'copy']
     : [
-        '-vf',
-        "scale=-2:'min(720,ih)'",
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '26',
-        '-pix_fmt',
-        'yuv420p',
-        '-force_key_frames',
-        'expr:gte(t,n_forced*2)',
+        ...['-vf', previewFilter(o)],
+        ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-pix_fmt', 'yuv420p', '-profile:v', 'high'],
+        ...['-force_key_frames', 'expr:gte(t,n_forced*2)'],
       ];
   const audio =
-    o.audioCodec === null ? ['-an'] : o.audioCodec === 'aac' && copy ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'];
+    o.audioCodec === null
+      ? ['-an']
+      : o.audioCodec === 'aac' && copy
+        ? ['-c:a', 'copy']
+        : ['-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-ar', '48000'];
+  const playlist = path.join(outDir, 'playlist.m3u8');
   await ffmpeg(
     [
       '-y',
       '-i',
       input,
-      '-map',
-      '0:v:0',
+      // V: a video that is not a cover picture; the first sound track only (subtitles are left out).
+      ...['-map', '0:V:0'],
       ...(o.audioCodec ? ['-map', '0:a:0'] : []),
       ...video,
       ...audio,
-      '-f',
-      'hls',
-      '-hls_time',
-      '2',
-      '-hls_playlist_type',
-      'vod',
-      '-hls_segment_filename',
-      path.join(outDir, 'seg_%05d.ts'),
-      path.join(outDir, 'playlist.m3u8'),
+      ...['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod'],
+      ...['-hls_segment_filename', path.join(outDir, 'seg_%05d.ts'), playlist],
     ],
     o.duration,
     onProgress,
   );
-  return { copied: copy, segments: fs.readdirSync(outDir).filter((f) => f.endsWith('.ts')).length };
+  const segments = fs.readdirSync(outDir).filter((f) => f.endsWith('.ts')).length;
+  return { copied: copy, segments, start: await startTime(path.join(outDir, 'seg_00000.ts')) };
+}
+
+/** The first timestamp (seconds) of a media file, over all its streams. */
+export async function startTime(file: string): Promise<number> {
+  const { stdout } = await execTool(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=start_time', '-of', 'csv=p=0', file]);
+  const t = Number(stdout.trim());
+  return Number.isFinite(t) ? t : 0;
 }
 
 /**

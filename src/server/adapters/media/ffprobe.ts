@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { execTool } from '../process/tools';
 
 export interface ProbeResult {
   kind: 'video' | 'image';
+  /** Seconds: the container's, or (for a file cut short) up to the last frame that can be read. */
   duration: number;
+  /** As displayed: rotation (display matrix) and sample aspect ratio applied. */
   width: number;
   height: number;
   frameCount: number;
@@ -11,6 +14,15 @@ export interface ProbeResult {
   audioCodec: string | null;
   frameRate: number | null;
   formatName: string;
+  /** As stored in the stream, before rotation and sample aspect. */
+  codedWidth?: number;
+  codedHeight?: number;
+  /** Clockwise degrees a player turns the stored picture (0, 90, 180, 270). */
+  rotation?: number;
+  pixFmt?: string | null;
+  interlaced?: boolean;
+  /** The file ends before its header says (a recording or copy cut off): duration is what can be read. */
+  truncated?: boolean;
 }
 
 export class NotMediaError extends Error {}
@@ -53,53 +65,176 @@ export function missingMediaTools(): string | null {
   return absent.length ? `media: ${absent.map((t) => tools[t]).join(', ')} not in the system (apt-get install ffmpeg)` : null;
 }
 
-/** Reads duration, size and frame count without decoding (packets are counted, not frames). */
+/** The smallest picture we index: anything smaller is no one's video (a tracking pixel, a broken export). */
+export const MIN_MEDIA_SIDE = 16;
+
+type Stream = Record<string, string | number | undefined> & {
+  disposition?: { attached_pic?: number };
+  tags?: { rotate?: string };
+  side_data_list?: Array<{ rotation?: number }>;
+};
+
+/** Clockwise degrees a player turns the stored picture: the display matrix (ffprobe gives it counter-clockwise), else the old `rotate` tag. */
+export function rotationOf(s: Pick<Stream, 'side_data_list' | 'tags'>): number {
+  const matrix = s.side_data_list?.find((d) => typeof d.rotation === 'number')?.rotation;
+  const degrees = matrix !== undefined ? -matrix : Number(s.tags?.rotate ?? 0) || 0;
+  return (((Math.round(degrees / 90) * 90) % 360) + 360) % 360;
+}
+
+/** A sample aspect ratio as a number (1 when unknown or square). */
+const sampleAspect = (sar: unknown) => {
+  const [n, d] = String(sar ?? '')
+    .split(':')
+    .map(Number);
+  return n && d ? n / d : 1;
+};
+
+/** Whether a local file starts like an MP4/MOV (an `ftyp` box first); unknown (false) for a URL. */
+function startsLikeMp4(input: string): boolean {
+  try {
+    const fd = fs.openSync(input, 'r');
+    try {
+      const head = Buffer.alloc(12);
+      fs.readSync(fd, head, 0, 12, 0);
+      return head.toString('latin1', 4, 8) === 'ftyp';
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** What ffprobe said, as a sentence a person can act on. */
+function unreadable(input: string, stderr: string): NotMediaError {
+  const last =
+    stderr
+      .trim()
+      .split('\n')
+      .pop()
+      ?.replace(/^.*?: /, '') ?? '';
+  if (startsLikeMp4(input))
+    return new NotMediaError(
+      'This video file is incomplete: its index (the MP4 "moov" box) is missing or cut, as when a recording or a copy is cut off. Export or copy it again.',
+    );
+  return new NotMediaError(`This file is not a video or image we can read${last ? ` (${last})` : ''}.`);
+}
+
+/**
+ * Reads what ingest needs without decoding: duration, the displayed size (rotation and sample
+ * aspect applied), frame count (packets are counted, not frames), codecs and frame rate. A file that
+ * ends before its header says gets the duration up to its last readable frame.
+ */
 export async function probe(input: string): Promise<ProbeResult> {
   let out: string;
   try {
     ({ stdout: out } = await execTool(
       tools.ffprobe,
       [
-        '-v',
-        'error',
-        '-count_packets',
-        '-show_entries',
-        'format=duration,format_name:stream=codec_type,codec_name,width,height,nb_read_packets,nb_frames,avg_frame_rate,r_frame_rate,duration',
-        '-of',
-        'json',
-        input,
+        ...['-v', 'error', '-count_packets', '-show_entries'],
+        'format=duration,format_name,start_time:stream=codec_type,codec_name,width,height,pix_fmt,field_order,sample_aspect_ratio,' +
+          'nb_read_packets,nb_frames,avg_frame_rate,r_frame_rate,duration:stream_disposition=attached_pic:stream_tags=rotate:' +
+          'stream_side_data=rotation',
+        ...['-of', 'json', input],
       ],
       { maxBuffer: 8 * 1024 * 1024, timeout: 120_000 },
     ));
   } catch (err) {
-    const msg = (err as { stderr?: string }).stderr?.trim().split('\n').pop() ?? '';
-    throw new NotMediaError(`This file is not a video or image we can read${msg ? ` (${msg.replace(/^.*?: /, '')})` : ''}.`);
+    throw unreadable(input, (err as { stderr?: string }).stderr ?? '');
   }
-  const j = JSON.parse(out) as {
-    format?: { duration?: string; format_name?: string };
-    streams?: Array<Record<string, string | number | undefined>>;
-  };
+  const j = JSON.parse(out) as { format?: { duration?: string; format_name?: string }; streams?: Stream[] };
   const streams = j.streams ?? [];
-  const video = streams.find((s) => s.codec_type === 'video');
+  // A cover picture (attached_pic) is not the video.
+  const video =
+    streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic) ?? streams.find((s) => s.codec_type === 'video');
   const audio = streams.find((s) => s.codec_type === 'audio');
   if (!video || !Number(video.width)) throw new NotMediaError('This file has no picture we can read.');
   const formatName = j.format?.format_name ?? '';
   const codec = String(video.codec_name ?? '');
-  const duration = Number(j.format?.duration ?? video.duration ?? 0) || 0;
   const packets = Number(video.nb_read_packets ?? video.nb_frames ?? 0) || 0;
   const isImage = (formatName.includes('image2') || formatName.endsWith('_pipe') || IMAGE_CODECS.has(codec)) && packets <= 1 && !audio;
   const fr = rate(String(video.avg_frame_rate ?? '')) ?? rate(String(video.r_frame_rate ?? ''));
+  const codedWidth = Number(video.width);
+  const codedHeight = Number(video.height);
+  if (codedWidth < MIN_MEDIA_SIDE || codedHeight < MIN_MEDIA_SIDE)
+    throw new NotMediaError(
+      `This ${isImage ? 'image' : 'video'} is too small to index (${codedWidth} × ${codedHeight} pixels): the smallest we take is ${MIN_MEDIA_SIDE} × ${MIN_MEDIA_SIDE}.`,
+    );
+  // A photo's EXIF orientation is on its frame, not its stream (ffmpeg turns it upright as it decodes).
+  const rotation = isImage ? await imageRotation(input) : rotationOf(video);
+  const sar = sampleAspect(video.sample_aspect_ratio);
+  // Non-square pixels widen (or narrow) the picture; a quarter turn swaps the sides.
+  const shownWidth = Math.max(1, Math.round(codedWidth * sar));
+  const [width, height] = rotation % 180 ? [codedHeight, shownWidth] : [shownWidth, codedHeight];
+  let duration = Number(j.format?.duration ?? video.duration ?? 0) || 0;
+  // The header promises more frames than the file holds: it was cut off. Its duration is what can be read.
+  const promised = Number(video.nb_frames ?? 0) || 0;
+  const truncated = !isImage && promised > 0 && packets > 0 && packets < promised * 0.98;
+  if (truncated) duration = Math.min(duration, await readableEnd(input));
   return {
     kind: isImage ? 'image' : 'video',
     duration: isImage ? 0 : duration,
-    width: Number(video.width),
-    height: Number(video.height),
+    width,
+    height,
     frameCount: isImage ? 1 : packets,
     videoCodec: codec || null,
     audioCodec: audio ? String(audio.codec_name ?? '') : null,
     frameRate: isImage ? null : fr,
     formatName,
+    codedWidth,
+    codedHeight,
+    rotation,
+    pixFmt: video.pix_fmt ? String(video.pix_fmt) : null,
+    interlaced: /^(tt|bb|tb|bt)$/.test(String(video.field_order ?? '')),
+    ...(truncated ? { truncated } : {}),
   };
+}
+
+/** Clockwise degrees a photo's EXIF orientation turns it (0 when it has none). */
+async function imageRotation(input: string): Promise<number> {
+  try {
+    const { stdout } = await execTool(
+      tools.ffprobe,
+      [
+        '-v',
+        'error',
+        '-select_streams',
+        'V:0',
+        '-read_intervals',
+        '%+#1',
+        '-show_entries',
+        'frame_side_data=rotation',
+        '-of',
+        'json',
+        input,
+      ],
+      { timeout: 60_000 },
+    );
+    const frame = (JSON.parse(stdout) as { frames?: Array<Pick<Stream, 'side_data_list'>> }).frames?.[0];
+    return frame ? rotationOf(frame) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The end (seconds from the start) of the last video frame a file cut short still holds. */
+async function readableEnd(input: string): Promise<number> {
+  const { stdout } = await execTool(
+    tools.ffprobe,
+    ['-v', 'error', '-select_streams', 'V:0', '-show_entries', 'packet=pts_time,duration_time:format=start_time', '-of', 'csv=p=0', input],
+    { maxBuffer: 256 * 1024 * 1024, timeout: 120_000 },
+  );
+  let end = 0;
+  let start = 0;
+  for (const line of stdout.split('\n')) {
+    const [a, b] = line.split(',').map(Number);
+    if (b === undefined || Number.isNaN(b)) {
+      if (a !== undefined && Number.isFinite(a) && line.trim() && !line.includes(',')) start = a;
+      continue;
+    }
+    if (Number.isFinite(a)) end = Math.max(end, a! + (Number.isFinite(b) ? b : 0));
+  }
+  return Math.max(0, end - start);
 }
 
 /** Duration from the container headers only: fast even for very large files. */

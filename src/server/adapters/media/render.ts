@@ -83,12 +83,36 @@ function watermarkFilter(height: number) {
   );
 }
 
-/** Input options that cut [start, end) frame-accurately (decode from the keyframe before, drop until start). */
+/** Half a millisecond and a bit: ranges arrive rounded to the millisecond, frame times are not. */
+const EPSILON = 0.001;
+
+/**
+ * Input options of one clip. A rendition playlist (`origin` known) is read from its first segment
+ * with its timestamps kept (-copyts, given once for all inputs) and cut by `cutFilter`; ffmpeg's HLS
+ * demuxer is never asked to seek (it cannot seek into the first segment of a playlist starting at
+ * ~1.4 s: "could not seek to position 1.457", then no stream at all). An original is cut by a
+ * frame-accurate seek (decode from the keyframe before, drop until start).
+ */
 const cutInput = (c: RenderClip) => [
   // A playlist written with signed segment URLs (the S3 store) needs ffmpeg's network protocols.
   ...(c.input.endsWith('.m3u8') ? ['-protocol_whitelist', 'file,http,https,tcp,tls,crypto'] : []),
-  ...['-ss', num(c.start), '-t', num(c.end - c.start), '-i', c.input],
+  ...(c.origin === null ? ['-ss', num(c.start), '-t', num(c.end - c.start)] : []),
+  ...['-i', c.input],
 ];
+
+/** The filter that starts each clip's chain: its range (when read by timestamp) and its time from 0. */
+const cutFilter = (c: RenderClip, audio = false) => {
+  const reset = audio ? 'asetpts=PTS-STARTPTS' : 'setpts=PTS-STARTPTS';
+  if (c.origin === null) return reset;
+  return `${audio ? 'atrim' : 'trim'}=start=${num(c.origin + c.start - EPSILON)}:end=${num(c.origin + c.end - EPSILON)},${reset}`;
+};
+
+/** -copyts when the clips are read by timestamp; every clip of a render is read one way. */
+function timestampMode(clips: RenderClip[]): string[] {
+  const byTimestamp = clips.filter((c) => c.origin !== null).length;
+  if (byTimestamp && byTimestamp !== clips.length) throw new Error('a render reads all its clips from renditions or all from originals');
+  return byTimestamp ? ['-copyts'] : [];
+}
 
 /**
  * One MP4 of the clips in order: each scaled to `height` (even width from the first clip's aspect),
@@ -122,7 +146,7 @@ export async function renderCompilation(
     const fit = sameAspect
       ? `scale=${W}:${H}`
       : `scale=w=${W}:h=${H}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:color=black`;
-    video.push(`[${i}:v:0]setpts=PTS-STARTPTS,${fit},setsar=1,fps=${rate},format=yuv420p,trim=duration=${d}[v${i}]`);
+    video.push(`[${i}:v:0]${cutFilter(c)},${fit},setsar=1,fps=${rate},format=yuv420p,trim=duration=${d}[v${i}]`);
   });
   video.push(`${clips.map((_, i) => `[v${i}]`).join('')}concat=n=${clips.length}:v=1:a=0[vc]`);
   video.push(o.watermark ? `[vc]${watermarkFilter(H)}[vo]` : `[vc]null[vo]`);
@@ -135,7 +159,7 @@ export async function renderCompilation(
     const d = num(c.end - c.start);
     audio.push(
       c.hasAudio
-        ? `[${input++}:a:0]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,asetpts=PTS-STARTPTS,apad,atrim=duration=${d}[a${i}]`
+        ? `[${input++}:a:0]${cutFilter(c, true)},aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,apad,atrim=duration=${d}[a${i}]`
         : `anullsrc=channel_layout=stereo:sample_rate=48000,aformat=sample_fmts=fltp,atrim=duration=${d}[a${i}]`,
     );
   });
@@ -148,6 +172,7 @@ export async function renderCompilation(
       (signal) =>
         runFfmpeg(
           [
+            ...timestampMode(clips),
             ...clips.flatMap((c) => ['-an', ...cutInput(c)]),
             ...['-filter_complex', video.join(';'), '-map', '[vo]'],
             ...['-c:v', 'libx264', '-preset', o.preset ?? RENDER_PRESET, '-crf', String(RENDER_CRF), '-pix_fmt', 'yuv420p', '-r', rate],
@@ -160,6 +185,7 @@ export async function renderCompilation(
       (signal) =>
         runFfmpeg(
           [
+            ...timestampMode(clips),
             ...withSound.flatMap((c) => ['-vn', ...cutInput(c)]),
             ...['-filter_complex', audio.join(';'), '-map', '[ao]'],
             ...['-c:a', 'aac', '-b:a', '128k', '-ar', '48000', '-ac', '2', '-f', 'mp4', audioFile],
@@ -189,11 +215,11 @@ export async function renderGif(clip: RenderClip, outFile: string, o: { watermar
   const height = clip.width && clip.height ? even((width * clip.height) / clip.width) : 270;
   const d = num(clip.end - clip.start);
   const graph =
-    `[0:v:0]setpts=PTS-STARTPTS,fps=${rate},scale=${width}:${height}:flags=lanczos,setsar=1,trim=duration=${d}` +
+    `[0:v:0]${cutFilter(clip)},fps=${rate},scale=${width}:${height}:flags=lanczos,setsar=1,trim=duration=${d}` +
     `${o.watermark ? `,${watermarkFilter(height)}` : ''},split[a][b];` +
     `[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle[g]`;
   await runFfmpeg(
-    [...cutInput(clip), '-filter_complex', graph, '-map', '[g]', '-an', '-loop', '0', '-f', 'gif', outFile],
+    [...timestampMode([clip]), ...cutInput(clip), '-filter_complex', graph, '-map', '[g]', '-an', '-loop', '0', '-f', 'gif', outFile],
     clip.end - clip.start,
     o.onProgress,
   );
