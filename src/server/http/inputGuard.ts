@@ -75,38 +75,54 @@ function itemSchema(schema: Schema | undefined, index: number): Schema | undefin
 const isParsed = (v: unknown): v is object =>
   v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && typeof (v as { pipe?: unknown }).pipe !== 'function';
 
+/** An object or array being walked: its path, its schema, and the next of its children to read. */
+interface Frame {
+  at: string;
+  schema: Schema | undefined;
+  value: Record<string, unknown> | unknown[];
+  /** An object's keys; null for an array. */
+  keys: string[] | null;
+  next: number;
+}
+
 /**
  * The first string of `value` (a request's params, query or parsed body), or key of one of its
- * objects, that holds a C0 control character, DEL or a lone surrogate, as the message that refuses
- * it; null when there is none. Each value is read alongside `schema`, the route's schema of that
- * part: only a string whose own schema carries MULTILINE_KEYWORD may hold tabs and line breaks.
- * Keys never may. Iterative, so any depth the codecs accept is walked without recursion.
+ * objects, that holds a C0 control character, DEL or a lone surrogate, in the request's order, as
+ * the message that refuses it; null when there is none. Each value is read alongside `schema`, the
+ * route's schema of that part: only a string whose own schema carries MULTILINE_KEYWORD may hold
+ * tabs and line breaks. Keys never may. Iterative, so any depth the codecs accept is walked without
+ * recursion; a string's schema and path are looked up only when it holds a control character.
  */
 export function findControlCharacter(part: RequestPart, value: unknown, schema?: unknown): string | null {
-  const stack: Array<[at: string, value: unknown, schema: Schema | undefined]> = [['', value, schema as Schema | undefined]];
-  while (stack.length) {
-    const [at, v, s] = stack.pop()!;
-    if (typeof v === 'string') {
-      const problem = checkString(v, at || part, allowsLineBreaks(s));
-      if (problem) return problem;
+  const root = schema as Schema | undefined;
+  if (typeof value === 'string') return checkString(value, part, allowsLineBreaks(root));
+  const frames: Frame[] = [];
+  const enter = (at: string, v: object, s: Schema | undefined): string | null => {
+    const keys = Array.isArray(v) ? null : Object.keys(v);
+    for (const key of keys ?? []) {
+      if (ANY_CONTROL.test(key)) return checkString(key, `${at || part} key "${printable(key)}"`, false);
+    }
+    frames.push({ at, schema: s, value: v as Frame['value'], keys, next: 0 });
+    return null;
+  };
+  let problem = isParsed(value) ? enter('', value, root) : null;
+  while (problem === null && frames.length) {
+    const f = frames[frames.length - 1]!;
+    const i = f.next++;
+    if (i >= (f.keys ?? (f.value as unknown[])).length) {
+      frames.pop();
       continue;
     }
-    if (!isParsed(v)) continue;
-    const list = Array.isArray(v);
-    const entries = list ? v.map((x: unknown, i) => [String(i), x] as const) : Object.entries(v);
-    if (!list)
-      for (const [key] of entries) {
-        const problem = checkString(key, `${at || part} key "${printable(key)}"`, false);
-        if (problem) return problem;
-      }
-    // Pushed last to first, so that the first offending value in the request's order is the one named.
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, x] = entries[i]!;
-      if (typeof x !== 'string' && !isParsed(x)) continue;
-      stack.push([at ? `${at}.${key}` : key, x, list ? itemSchema(s, i) : propertySchema(s, key)]);
-    }
+    const key = f.keys ? f.keys[i]! : i;
+    const x = f.keys ? (f.value as Record<string, unknown>)[key] : (f.value as unknown[])[i];
+    const isString = typeof x === 'string';
+    if (isString && !ANY_CONTROL.test(x)) continue;
+    if (!isString && !isParsed(x)) continue;
+    const at = f.at ? `${f.at}.${key}` : String(key);
+    const s = f.schema && (f.keys ? propertySchema(f.schema, f.keys[i]!) : itemSchema(f.schema, i));
+    problem = isString ? checkString(x, at, allowsLineBreaks(s)) : enter(at, x as object, s);
   }
-  return null;
+  return problem;
 }
 
 const isApiRoute = (url: string | undefined) => url !== undefined && API_PREFIXES.some((p) => url.startsWith(p));
