@@ -14,8 +14,8 @@ export const idParams = <K extends string>(...names: K[]) =>
 export const strict = { additionalProperties: false } as const;
 
 /**
- * The schema keyword that marks free text (search text, feedback, a transcript line being corrected):
- * there, tabs and line breaks are allowed. Every other string of every call, and every key, is refused
+ * The schema keyword that marks free text (search text, feedback comments and crash reports): there,
+ * tabs and line breaks are allowed. Every other string of every call, and every key, is refused
  * with any C0 control character or DEL, and every string with a lone surrogate, before the route's
  * schema runs (src/server/http/inputGuard.ts). The server's validator knows the keyword.
  */
