@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidEmail, passwordCriteria, safeNextPath, validatePreferences } from './validation';
+import { isValidEmail, passwordCriteria, safeNextPath, sendableText, validatePreferences } from './validation';
 
 describe('safeNextPath', () => {
   it.each(['/settings/password', '/library/abc?tab=transcript', '/search?text=dog%20beach'])('keeps %s', (p) => {
@@ -31,5 +31,19 @@ describe('validation', () => {
     expect(validatePreferences({ processingListModalActiveKeys: [1] })).toMatch(/processingListModalActiveKeys/);
     expect(validatePreferences({ nope: 1 })).toMatch(/Unknown setting/);
     expect(validatePreferences([])).not.toBeNull();
+  });
+});
+
+describe('sendableText', () => {
+  it('turns control characters into spaces, keeping line breaks only where asked', () => {
+    expect(sendableText('a\u0000b\tc\nd\u001b[0m\u007f')).toBe('a b c d [0m ');
+    expect(sendableText('a\u0000b\tc\nd', { lines: true })).toBe('a b\tc\nd');
+  });
+
+  it('replaces lone surrogates and never cuts a pair in two', () => {
+    expect(sendableText('x\ud800y\udc00')).toBe('x\ufffdy\ufffd');
+    expect(sendableText('ab😀', { max: 3 })).toBe('ab');
+    expect(sendableText('ab😀', { max: 4 })).toBe('ab😀');
+    expect(sendableText('abc', { max: 2 })).toBe('ab');
   });
 });

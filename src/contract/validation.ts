@@ -49,3 +49,22 @@ export function validatePreferences(input: unknown): string | null {
   }
   return null;
 }
+
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u001f\u007f]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `s` as the server's input guard accepts it (issue 36): control characters (but tab and line
+ * breaks when `lines`) become spaces and lone surrogates U+FFFD; cut to `max` code points without
+ * splitting a pair. For text the app passes on but did not type: a file's name, a crash report, a
+ * title read from a link.
+ */
+export function sendableText(s: string, o: { lines?: boolean; max?: number } = {}): string {
+  const clean = s.replace(o.lines ? CONTROLS_BUT_LINES : CONTROLS, ' ').replace(LONE_SURROGATE, '\ufffd');
+  if (o.max === undefined || clean.length <= o.max) return clean;
+  const cut = clean.slice(0, o.max);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
-import { MSG } from '../../contract';
+import { MSG, sendableText } from '../../contract';
 import { api } from '../api/instance';
 import { errorDialog } from '../state/errorDialog';
 import { session } from '../state/session';
@@ -33,7 +33,7 @@ function ErrorDialogForm({ error }: { error: string }) {
     event.preventDefault();
     setBusy(true);
     try {
-      await api.feedback({ name, email, comments, error: error.slice(0, LIMITS.error) });
+      await api.feedback({ name, email, comments, error: sendableText(error, { lines: true, max: LIMITS.error }) });
       reload();
     } catch {
       setSendFailed(true);

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import pRetry from 'p-retry';
 import {
+  sendableText,
   MSG_LIB,
   MSG_MEDIA,
   UPLOAD_CHUNK_SIZE,
@@ -297,7 +298,8 @@ export class UploadQueue {
       batchId,
       destination: { ...destination },
       status,
-      filename: file.name,
+      // The name as the server takes it: a file may be named with a tab or a line break.
+      filename: sendableText(file.name),
       size: file.size,
       mediaId: null,
       progress: 0,

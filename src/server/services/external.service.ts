@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import {
+  sendableText,
   canAfford,
   EXTERNAL_LIST_MAX,
   EXTERNAL_READS_AT_ONCE,
@@ -87,17 +88,20 @@ const isoOf = (info: YtInfo): string | null => {
   return d ? `${d[1]}-${d[2]}-${d[3]}T00:00:00.000Z` : null;
 };
 
+/** A name read from a link, as the API's input guard takes it back (titles may hold control characters). */
+const nameOrNull = (s: string | null | undefined) => (s ? sendableText(s).trim() || null : null);
+
 function toVideo(info: YtInfo, fallbackUrl: string): LinkVideo {
   const url = cleanUrl(info.webpage_url ?? (info.url && /^https?:/.test(info.url) ? info.url : fallbackUrl));
   const uniqueId = externalUniqueId(url);
   const thumbs = info.thumbnails?.filter((t) => t.url) ?? [];
   return {
     id: info.id ?? uniqueId,
-    title: info.title?.trim() || url,
+    title: sendableText(info.title ?? '').trim() || url,
     url,
     duration: typeof info.duration === 'number' && Number.isFinite(info.duration) ? info.duration : null,
     thumbnail: info.thumbnail ?? thumbs[thumbs.length - 1]?.url ?? null,
-    description: info.description ?? null,
+    description: info.description ? sendableText(info.description, { lines: true }) : null,
     publishedAt: isoOf(info),
     uniqueId,
   };
@@ -111,9 +115,9 @@ export function toLinkInfo(info: YtInfo, url: string): LinkInfo {
   const thumbs = info.thumbnails?.filter((t) => t.url) ?? [];
   return {
     type,
-    title: info.title?.trim() || videos[0]?.title || url,
+    title: sendableText(info.title ?? '').trim() || videos[0]?.title || url,
     channel: {
-      name: info.channel ?? info.uploader ?? (type === 'single' ? null : (info.title ?? null)),
+      name: nameOrNull(info.channel ?? info.uploader ?? (type === 'single' ? null : (info.title ?? null))),
       thumbnail: type === 'single' ? null : (thumbs[thumbs.length - 1]?.url ?? info.thumbnail ?? null),
     },
     videos,
