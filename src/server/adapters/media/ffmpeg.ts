@@ -76,8 +76,9 @@ export function previewFilter(o: Pick<HlsSource, 'interlaced'>): string {
 /**
  * HLS VOD with 2 s segments, at most 720p, upright. Remuxes without re-encoding when the source can
  * be played as it is (canRemuxPreview); otherwise transcodes with a keyframe every 2 s so segments
- * stay short. `start` is the first timestamp of the rendition (MPEG-TS starts at ~1.4 s): the
- * rendition's time of the source's time t is start + t, which renders cut by (render.ts).
+ * stay short. `start` is when the rendition's first frame is shown (MPEG-TS starts at ~1.4 s): the
+ * rendition's time of the media's time t (0 at its first frame) is start + t, which renders cut by
+ * (render.ts).
  */
 export async function makeHls(input: string, outDir: string, o: HlsSource, onProgress?: (f: number) => void) {
   fs.mkdirSync(outDir, { recursive: true });
@@ -113,14 +114,21 @@ export async function makeHls(input: string, outDir: string, o: HlsSource, onPro
     onProgress,
   );
   const segments = fs.readdirSync(outDir).filter((f) => f.endsWith('.ts')).length;
-  return { copied: copy, segments, start: await startTime(path.join(outDir, 'seg_00000.ts')) };
+  return { copied: copy, segments, start: await videoStart(path.join(outDir, 'seg_00000.ts')) };
 }
 
-/** The first timestamp (seconds) of a media file, over all its streams. */
-export async function startTime(file: string): Promise<number> {
-  const { stdout } = await execTool(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=start_time', '-of', 'csv=p=0', file]);
-  const t = Number(stdout.trim());
-  return Number.isFinite(t) ? t : 0;
+/**
+ * When a file's first video frame is shown (seconds, its own timestamps). Not the file's start: AAC
+ * priming puts the sound 21 ms (48 kHz) to 128 ms (8 kHz) before the picture.
+ */
+export async function videoStart(file: string): Promise<number> {
+  const { stdout } = await execTool(tools.ffprobe, [
+    ...['-v', 'error', '-select_streams', 'V:0', '-show_entries', 'stream=start_time', '-of', 'json', file],
+  ]);
+  // JSON, not CSV: an MPEG-TS lists its streams twice (under its program too).
+  const t = Number((JSON.parse(stdout) as { streams?: Array<{ start_time?: string }> }).streams?.[0]?.start_time);
+  if (!Number.isFinite(t)) throw new Error(`the preview has no picture to start from (${path.basename(file)})`);
+  return t;
 }
 
 /**
@@ -183,7 +191,8 @@ export async function extractKeyframes(
       input,
       '-an',
       '-vf',
-      `${select},metadata=print:key=lavfi.scene_score,showinfo,scale='min(640,iw)':-2`,
+      // A media's time is 0 at its first frame (not at its sound's start, which AAC priming puts earlier).
+      `setpts=PTS-STARTPTS,${select},metadata=print:key=lavfi.scene_score,showinfo,scale='min(640,iw)':-2`,
       '-fps_mode',
       'vfr',
       '-q:v',

@@ -12,7 +12,13 @@ export interface ProbeResult {
   frameCount: number;
   videoCodec: string | null;
   audioCodec: string | null;
+  /** Frames a second on average (a variable rate's mean). */
   frameRate: number | null;
+  /**
+   * The rate every frame time fits (ffprobe's r_frame_rate): above the average for a variable rate
+   * (a screen recording), so a render at it shows each frame; absent when it is implausible (> 120).
+   */
+  maxFrameRate?: number | null;
   formatName: string;
   /** As stored in the stream, before rotation and sample aspect. */
   codedWidth?: number;
@@ -154,6 +160,7 @@ export async function probe(input: string): Promise<ProbeResult> {
   const packets = Number(video.nb_read_packets ?? video.nb_frames ?? 0) || 0;
   const isImage = (formatName.includes('image2') || formatName.endsWith('_pipe') || IMAGE_CODECS.has(codec)) && packets <= 1 && !audio;
   const fr = rate(String(video.avg_frame_rate ?? '')) ?? rate(String(video.r_frame_rate ?? ''));
+  const base = rate(String(video.r_frame_rate ?? ''));
   const codedWidth = Number(video.width);
   const codedHeight = Number(video.height);
   if (codedWidth < MIN_MEDIA_SIDE || codedHeight < MIN_MEDIA_SIDE)
@@ -180,6 +187,7 @@ export async function probe(input: string): Promise<ProbeResult> {
     videoCodec: codec || null,
     audioCodec: audio ? String(audio.codec_name ?? '') : null,
     frameRate: isImage ? null : fr,
+    maxFrameRate: isImage || !base || base > 120 ? null : Math.max(base, fr ?? 0),
     formatName,
     codedWidth,
     codedHeight,
@@ -258,8 +266,8 @@ export async function stillWebp(input: string, seconds: number, maxWidth: number
     [
       '-v',
       'error',
-      '-ss',
-      String(Math.max(0, seconds)),
+      // No seek for the start: ffmpeg 5.1 seeking a photo to 0 (an EXIF-rotated JPEG) gives no frame at all.
+      ...(seconds > 0 ? ['-ss', String(seconds)] : []),
       '-i',
       input,
       '-frames:v',

@@ -146,7 +146,9 @@ export async function renderCompilation(
     const fit = sameAspect
       ? `scale=${W}:${H}`
       : `scale=w=${W}:h=${H}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:color=black`;
-    video.push(`[${i}:v:0]${cutFilter(c)},${fit},setsar=1,fps=${rate},format=yuv420p,trim=duration=${d}[v${i}]`);
+    // fps round=up: each output frame is the source frame on screen at its time (the default rounds to
+    // the nearest, so a 60 fps source rendered at 15 or 30 fps started at its second frame).
+    video.push(`[${i}:v:0]${cutFilter(c)},${fit},setsar=1,fps=${rate}:round=up,format=yuv420p,trim=duration=${d}[v${i}]`);
   });
   video.push(`${clips.map((_, i) => `[v${i}]`).join('')}concat=n=${clips.length}:v=1:a=0[vc]`);
   video.push(o.watermark ? `[vc]${watermarkFilter(H)}[vo]` : `[vc]null[vo]`);
@@ -215,7 +217,7 @@ export async function renderGif(clip: RenderClip, outFile: string, o: { watermar
   const height = clip.width && clip.height ? even((width * clip.height) / clip.width) : 270;
   const d = num(clip.end - clip.start);
   const graph =
-    `[0:v:0]${cutFilter(clip)},fps=${rate},scale=${width}:${height}:flags=lanczos,setsar=1,trim=duration=${d}` +
+    `[0:v:0]${cutFilter(clip)},fps=${rate}:round=up,scale=${width}:${height}:flags=lanczos,setsar=1,trim=duration=${d}` +
     `${o.watermark ? `,${watermarkFilter(height)}` : ''},split[a][b];` +
     `[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle[g]`;
   await runFfmpeg(
