@@ -194,74 +194,66 @@ describe('ingest', () => {
   });
 });
 
+type Range = 'first' | 'last' | 'whole';
+/** Each indexed video's ranges to render: its first second (or half), its last, the whole of it. */
+function* ranges(which: Range[]) {
+  for (const v of videos()) {
+    const m = media.get(v.name)!;
+    if (m.status !== 'completed') continue;
+    const d = m.metadata.video.duration;
+    const cut = Math.max(0, Math.min(1, d / 2));
+    const bounds: Record<Range, [number, number]> = { first: [0, cut], last: [d - cut, d], whole: [0, d] };
+    for (const label of which) yield { v, m, e: v.expect, start: bounds[label][0], end: bounds[label][1], label };
+  }
+}
+
 describe('downloads', () => {
   it('renders MP4s from the first frame, to the last and of the whole video: exact length, upright, the right frames, sound when the source has it', async () => {
     const problems: string[] = [];
-    for (const v of videos()) {
-      const m = media.get(v.name)!;
-      if (m.status !== 'completed') continue;
-      const e = v.expect;
-      const d = m.metadata.video.duration;
-      const cut = Math.max(0, Math.min(1, d / 2));
-      for (const [start, end, label] of [
-        [0, cut, 'first'],
-        [d - cut, d, 'last'],
-        [0, d, 'whole'],
-      ] as const) {
-        const file = await render(
-          API.renderCompilation,
-          { clips: [{ libraryId: library._id, mediaId: m._id, start, end }], watermark: true },
-          'mp4',
+    for (const { v, m, e, start, end, label } of ranges(['first', 'last', 'whole'])) {
+      const file = await render(
+        API.renderCompilation,
+        { clips: [{ libraryId: library._id, mediaId: m._id, start, end }], watermark: true },
+        'mp4',
+      );
+      const out = probeOut(file);
+      const counters = await readCounters(file);
+      // One output frame may show the source frame before (output at most 30 fps: a 60 fps source shows every other frame).
+      const slack = Math.max(1, Math.ceil(e.fps / out.fps));
+      const where = `${v.name} mp4 ${start.toFixed(2)}-${end.toFixed(2)}`;
+      if (Math.abs(out.duration - (end - start)) > 1 / out.fps + 0.03) problems.push(`${where}: ${out.duration} s long`);
+      if (portrait(out.width, out.height) !== portrait(e.displayWidth, e.displayHeight))
+        problems.push(`${where}: ${out.width}x${out.height} is sideways`);
+      if (label !== 'last' && counters[0] !== e.firstCounter) problems.push(`${where}: starts at frame ${counters[0]}`);
+      if (label !== 'first' && Math.abs(counters.at(-1)! - e.lastCounter) > slack)
+        problems.push(`${where}: ends at frame ${counters.at(-1)}, expected ${e.lastCounter}`);
+      const loud = maxVolume(file) > -60;
+      if (loud !== e.hasAudio)
+        problems.push(`${where}: ${loud ? 'sound' : 'silence'} from a source ${e.hasAudio ? 'with' : 'without'} sound`);
+      if (label === 'whole')
+        note(
+          v.name,
+          `mp4 ${out.width}x${out.height} ${out.duration.toFixed(3)} s frames ${counters[0]}..${counters.at(-1)}${loud ? ' sound' : ''}`,
         );
-        const out = probeOut(file);
-        const counters = await readCounters(file);
-        // One output frame may show the source frame before (output at most 30 fps: a 60 fps source shows every other frame).
-        const slack = Math.max(1, Math.ceil(e.fps / out.fps));
-        const where = `${v.name} mp4 ${start.toFixed(2)}-${end.toFixed(2)}`;
-        if (Math.abs(out.duration - (end - start)) > 1 / out.fps + 0.03) problems.push(`${where}: ${out.duration} s long`);
-        if (portrait(out.width, out.height) !== portrait(e.displayWidth, e.displayHeight))
-          problems.push(`${where}: ${out.width}x${out.height} is sideways`);
-        if (label !== 'last' && counters[0] !== e.firstCounter) problems.push(`${where}: starts at frame ${counters[0]}`);
-        if (label !== 'first' && Math.abs(counters.at(-1)! - e.lastCounter) > slack)
-          problems.push(`${where}: ends at frame ${counters.at(-1)}, expected ${e.lastCounter}`);
-        const loud = maxVolume(file) > -60;
-        if (loud !== e.hasAudio)
-          problems.push(`${where}: ${loud ? 'sound' : 'silence'} from a source ${e.hasAudio ? 'with' : 'without'} sound`);
-        if (label === 'whole')
-          note(
-            v.name,
-            `mp4 ${out.width}x${out.height} ${out.duration.toFixed(3)} s frames ${counters[0]}..${counters.at(-1)}${loud ? ' sound' : ''}`,
-          );
-      }
     }
     expect(problems).toEqual([]);
   }, 900_000);
 
   it('renders GIFs from the first frame and to the last, upright', async () => {
     const problems: string[] = [];
-    for (const v of videos()) {
-      const m = media.get(v.name)!;
-      if (m.status !== 'completed') continue;
-      const e = v.expect;
-      const d = m.metadata.video.duration;
-      const cut = Math.max(0, Math.min(1, d / 2));
-      for (const [start, end, label] of [
-        [0, cut, 'first'],
-        [d - cut, d, 'last'],
-      ] as const) {
-        const file = await render(API.renderGif(library._id, m._id), { start, end }, 'gif');
-        const out = probeOut(file);
-        const counters = await readCounters(file);
-        const fps = Math.min(GIF_MAX_FPS, e.fps);
-        const slack = Math.max(1, Math.ceil(e.fps / fps));
-        const where = `${v.name} gif ${start.toFixed(2)}-${end.toFixed(2)}`;
-        if (portrait(out.width, out.height) !== portrait(e.displayWidth, e.displayHeight))
-          problems.push(`${where}: ${out.width}x${out.height} is sideways`);
-        if (label === 'first' && counters[0] !== e.firstCounter) problems.push(`${where}: starts at frame ${counters[0]}`);
-        if (label === 'last' && Math.abs(counters.at(-1)! - e.lastCounter) > slack)
-          problems.push(`${where}: ends at frame ${counters.at(-1)}, expected ${e.lastCounter}`);
-        if (label === 'last') note(v.name, `gif ${out.width}x${out.height} to frame ${counters.at(-1)}`);
-      }
+    for (const { v, m, e, start, end, label } of ranges(['first', 'last'])) {
+      const file = await render(API.renderGif(library._id, m._id), { start, end }, 'gif');
+      const out = probeOut(file);
+      const counters = await readCounters(file);
+      const fps = Math.min(GIF_MAX_FPS, e.fps);
+      const slack = Math.max(1, Math.ceil(e.fps / fps));
+      const where = `${v.name} gif ${start.toFixed(2)}-${end.toFixed(2)}`;
+      if (portrait(out.width, out.height) !== portrait(e.displayWidth, e.displayHeight))
+        problems.push(`${where}: ${out.width}x${out.height} is sideways`);
+      if (label === 'first' && counters[0] !== e.firstCounter) problems.push(`${where}: starts at frame ${counters[0]}`);
+      if (label === 'last' && Math.abs(counters.at(-1)! - e.lastCounter) > slack)
+        problems.push(`${where}: ends at frame ${counters.at(-1)}, expected ${e.lastCounter}`);
+      if (label === 'last') note(v.name, `gif ${out.width}x${out.height} to frame ${counters.at(-1)}`);
     }
     expect(problems).toEqual([]);
   }, 600_000);

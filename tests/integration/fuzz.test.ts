@@ -14,9 +14,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, JSON_TYPE, MSGPACK, type Media } from '../../src/contract';
 import type { RouteEntry } from '../../src/server/app';
-import { makeSolidImage } from '../fixtures/makeMedia';
 import { startTestServer } from './support/harness';
-import { defaultLibrary, uploadFile, verifiedUser, waitForStatus } from './support/upload';
+import { ownerWithPhoto } from './support/upload';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 
@@ -30,11 +29,7 @@ let dir: string;
 beforeAll(async () => {
   t = await startTestServer({ RENDER_WAIT_MS: '0' });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-fuzz-'));
-  owner = await verifiedUser(t, 'fuzz');
-  lib = await defaultLibrary(t, owner.token);
-  const png = await makeSolidImage(dir, 'blue', 64);
-  const fin = await uploadFile(t, owner.token, lib._id, lib.rootFolderId, 'blue.png', fs.readFileSync(png));
-  media = await waitForStatus(t, owner.token, lib._id, fin.body.data!._id, ['completed', 'errored', 'invalid'], 120_000);
+  ({ owner, lib, media } = await ownerWithPhoto(t, 'fuzz', dir, { colour: 'blue', size: 64, indexed: true }));
   // The API, not the web app's files; destructive calls last (they may end the session they use).
   routes = t.server.app.routeTable
     .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && r.url !== '*' && !r.url.startsWith('/assets'))

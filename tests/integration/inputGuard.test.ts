@@ -26,9 +26,8 @@ import {
   type Media,
 } from '../../src/contract';
 import type { RouteEntry } from '../../src/server/app';
-import { makeSolidImage } from '../fixtures/makeMedia';
 import { startTestServer } from './support/harness';
-import { defaultLibrary, uploadFile, verifiedUser } from './support/upload';
+import { ownerWithPhoto } from './support/upload';
 
 type Schema = {
   type?: string;
@@ -55,11 +54,7 @@ let dir: string;
 beforeAll(async () => {
   t = await startTestServer({ RENDER_WAIT_MS: '0' });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-guard-'));
-  owner = await verifiedUser(t, 'guard');
-  lib = await defaultLibrary(t, owner.token);
-  const png = await makeSolidImage(dir, 'red', 32);
-  const fin = await uploadFile(t, owner.token, lib._id, lib.rootFolderId, 'red.png', fs.readFileSync(png));
-  media = fin.body.data!;
+  ({ owner, lib, media } = await ownerWithPhoto(t, 'guard', dir, { colour: 'red', size: 32, indexed: false }));
   routes = t.server.app.routeTable.filter(
     (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && API_PREFIXES.some((p) => r.url.startsWith(p)),
   );

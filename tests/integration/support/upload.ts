@@ -15,6 +15,7 @@ import {
 } from '../../../src/contract';
 import type { startTestServer } from './harness';
 import { codeFrom, uniqueEmail } from './harness';
+import { makeSolidImage } from '../../fixtures/makeMedia';
 
 type T = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -122,3 +123,18 @@ export function makeVideo(seconds = 2, size = '320x180', extra: string[] = []): 
 }
 
 export const randomFile = (size: number) => randomBytes(size);
+
+/**
+ * A verified user, their default library and a small solid-colour photo uploaded into it (waited
+ * for until indexed when `indexed`): the real ids that tests walking every route call with.
+ */
+export async function ownerWithPhoto(t: T, tag: string, dir: string, o: { colour: string; size: number; indexed: boolean }) {
+  const owner = await verifiedUser(t, tag);
+  const lib = await defaultLibrary(t, owner.token);
+  const png = await makeSolidImage(dir, o.colour, o.size);
+  const fin = await uploadFile(t, owner.token, lib._id, lib.rootFolderId, `${o.colour}.png`, fs.readFileSync(png));
+  const media = o.indexed
+    ? await waitForStatus(t, owner.token, lib._id, fin.body.data!._id, ['completed', 'errored', 'invalid'], 120_000)
+    : fin.body.data!;
+  return { owner, lib, media };
+}
