@@ -81,7 +81,8 @@ describe('folders', () => {
     const cases: Array<[unknown, string | undefined, number, string | RegExp]> = [
       ['   ', undefined, 400, MSG_FOLDER.nameEmpty],
       ['x'.repeat(FOLDER_NAME_MAX + 1), undefined, 400, MSG_FOLDER.nameTooLong],
-      ['tab\there', undefined, 400, MSG_FOLDER.nameInvalid],
+      // Refused at the route by the input guard, which names the field and the character.
+      ['tab\there', undefined, 400, MSG.controlCharacter('name', 'U+0009')],
       ['beach', undefined, 409, MSG_FOLDER.nameTaken('beach')],
       ['Fine', '00000000-0000-4000-8000-000000000000', 404, MSG_FOLDER.notFound],
       ['Fine', 'not-a-folder', 400, /parentId must match format "uuid"/],
