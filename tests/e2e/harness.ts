@@ -231,8 +231,22 @@ export interface Viewport {
   height: number;
 }
 
+export interface BrowserOptions {
+  /**
+   * Keep Chromium's HTTP cache, as a returning visitor's browser does: revalidations (304s) happen.
+   * Playwright turns the cache off while any request is routed, so other hosts are then refused by
+   * the browser's resolver instead of aborted by a route, and still recorded in `offHost`.
+   */
+  httpCache?: boolean;
+}
+
+const isOffHost = (href: string) => {
+  const url = new URL(href);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1';
+};
+
 /** Debian Chromium, headless, with a fresh profile; every request off 127.0.0.1 is aborted and recorded. */
-export async function openBrowser(viewport: Viewport = { width: 1440, height: 900 }): Promise<Browser> {
+export async function openBrowser(viewport: Viewport = { width: 1440, height: 900 }, options: BrowserOptions = {}): Promise<Browser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
@@ -247,18 +261,25 @@ export async function openBrowser(viewport: Viewport = { width: 1440, height: 90
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(options.httpCache ? ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] : []),
     ],
   });
   const offHost: string[] = [];
   const pageErrors: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1') {
-      offHost.push(url.href);
-      return route.abort('blockedbyclient');
-    }
-    return route.continue();
-  });
+  if (options.httpCache) {
+    context.on('request', (r) => {
+      if (isOffHost(r.url())) offHost.push(r.url());
+    });
+  } else {
+    await context.route('**/*', (route) => {
+      const href = route.request().url();
+      if (isOffHost(href)) {
+        offHost.push(href);
+        return route.abort('blockedbyclient');
+      }
+      return route.continue();
+    });
+  }
   const cspViolations: string[] = [];
   await context.exposeBinding('__clipseekCspViolation', (_source, text: string) => void cspViolations.push(text));
   await context.addInitScript({ content: MEDIA_JOURNAL });
@@ -348,7 +369,7 @@ export interface E2eSuite {
    * Opens this test's browser. After the test it is closed, and the test fails if the page asked a
    * host other than 127.0.0.1, threw an uncaught error or broke the Content-Security-Policy.
    */
-  openBrowser(viewport?: Viewport): Promise<Browser>;
+  openBrowser(viewport?: Viewport, options?: BrowserOptions): Promise<Browser>;
   /** Opens this test's browser on a new verified account, signed in through the login screen and landed on `path`. */
   signedIn(
     tag: string,
@@ -396,9 +417,9 @@ export function e2eSuite(env: Record<string, string> = {}): E2eSuite {
       return current().mailbox;
     },
   };
-  const open = async (viewport?: Viewport) => {
+  const open = async (viewport?: Viewport, options?: BrowserOptions) => {
     if (browser) throw new Error('This test has opened its browser already');
-    browser = await openBrowser(viewport);
+    browser = await openBrowser(viewport, options);
     return browser;
   };
 

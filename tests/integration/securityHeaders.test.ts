@@ -18,6 +18,8 @@ fs.writeFileSync(
   '<!doctype html><title>Clipseek</title><script type="module" src="/assets/app.js"></script>',
 );
 fs.writeFileSync(path.join(webDir, 'assets/app.js'), 'export {};');
+fs.writeFileSync(path.join(webDir, 'service-worker.js'), 'self.addEventListener("install", () => self.skipWaiting());');
+fs.writeFileSync(path.join(webDir, 'assets/core.wasm'), Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
 const apps: FastifyInstance[] = [];
 afterAll(async () => {
   await Promise.all(apps.map((a) => a.close()));
@@ -69,6 +71,31 @@ describe('security headers', () => {
       expect(r.headers['x-frame-options']).toBe('DENY');
       expect(r.headers['referrer-policy']).toBe('same-origin');
       expect(r.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('gives a 304 (a revalidation of a cached file) the policy its 200 carried', async () => {
+    const app = await appWith();
+    const policyOf = (r: { headers: Record<string, unknown> }) => String(r.headers['content-security-policy']);
+    const cases = [
+      // A module worker's script, the service worker, the app's page at its root and at a client route.
+      { url: '/assets/app.js', accept: '*/*', policy: 'app' },
+      { url: '/service-worker.js', accept: '*/*', policy: 'app' },
+      { url: '/', accept: 'text/html', policy: 'app' },
+      { url: '/library/some-page', accept: 'text/html', policy: 'app' },
+      // No document or script: the strict policy, 200 and 304.
+      { url: '/assets/core.wasm', accept: '*/*', policy: 'api' },
+    ];
+    for (const { url, accept, policy } of cases) {
+      const first = await app.inject({ url, headers: { accept } });
+      expect(first.statusCode, url).toBe(200);
+      const again = await app.inject({ url, headers: { accept, 'if-none-match': String(first.headers.etag) } });
+      expect(again.statusCode, url).toBe(304);
+      // The browser merges a 304's headers into its cached copy: a worker started from a cached script
+      // runs under the 304's policy (the API's, default-src 'none', stopped the merge preview's worker).
+      expect(policyOf(again), url).toBe(policyOf(first));
+      if (policy === 'app') expect(directive(policyOf(again), 'script-src'), url).toBe("script-src 'self' 'wasm-unsafe-eval'");
+      else expect(policyOf(again), url).toBe(API_CSP);
     }
   });
 

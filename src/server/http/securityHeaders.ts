@@ -87,11 +87,25 @@ export const cspHeader = (d: Record<string, string[]>) =>
     .join('; ');
 
 /** Documents and scripts (workers and the service worker take the policy of their own script) get the app's policy. */
-const takesAppPolicy = (type: string) => /^(text\/html|text\/javascript|application\/javascript)\b/i.test(type);
+const APP_POLICY_TYPE = /^(text\/html|text\/javascript|application\/javascript)\b/i;
+/** The files of those types, by name: what @fastify/static serves as text/html or application/javascript. */
+const APP_POLICY_FILE = /\.(html?|m?js)$/i;
 
 /**
- * Security headers on every response (@fastify/helmet): the app's CSP on HTML and scripts, a strict
- * one on everything else (API answers, media, blobs); nosniff; X-Frame-Options DENY and
+ * Whether a response takes the app's policy: by its Content-Type, or, for a 304 (which names no type:
+ * the file server leaves representation headers off it), by the file its path names. The browser
+ * merges a 304's headers into the response it cached, policy included, and a worker started from that
+ * cached script runs under it: a 304 of a script must carry the policy its 200 carried (with the
+ * API's, default-src 'none', the merge preview's worker could no longer load ffmpeg-core).
+ */
+function takesAppPolicy(url: string, status: number, type: string | undefined): boolean {
+  if (type) return APP_POLICY_TYPE.test(type);
+  return status === 304 && APP_POLICY_FILE.test(url.split('?')[0]!);
+}
+
+/**
+ * Security headers on every response (@fastify/helmet): the app's CSP on HTML and scripts (and on
+ * their 304s), a strict one on everything else (API answers, media, blobs); nosniff; X-Frame-Options DENY and
  * frame-ancestors 'none'; Referrer-Policy same-origin; HSTS only when served over TLS (APP_URL is
  * https, or a trusted proxy says the request came over https).
  */
@@ -105,7 +119,9 @@ export async function registerSecurityHeaders(app: FastifyInstance, o: SecurityH
     strictTransportSecurity: false,
   });
   app.addHook('onSend', async (req, res) => {
-    if (!takesAppPolicy(String(res.getHeader('content-type') ?? ''))) res.header('content-security-policy', API_CSP);
+    const type = res.getHeader('content-type');
+    if (!takesAppPolicy(req.url, res.statusCode, type === undefined ? undefined : String(type)))
+      res.header('content-security-policy', API_CSP);
     if (o.appUrl().startsWith('https:') || req.protocol === 'https')
       res.header('strict-transport-security', `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`);
   });
