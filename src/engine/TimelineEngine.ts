@@ -1,4 +1,5 @@
 import { TIMELINE } from '../contract';
+import { focusedByKeyboard, watchFocusOrigin } from './core/focusOrigin';
 import { OnDemandEngine } from './core/OnDemandEngine';
 import {
   clampViewStart,
@@ -128,6 +129,8 @@ export class TimelineEngine extends OnDemandEngine<EngineState> {
     this.teardown.listen(this.options.keyTarget ?? window, 'keydown', (e) => {
       this.handleKey(e as KeyboardEvent);
     });
+    // Space presses a control only when the keyboard brought focus to it (kernels/keyboard).
+    this.teardown.add(watchFocusOrigin());
     this.resize();
     this.invalidate();
   }
@@ -265,7 +268,7 @@ export class TimelineEngine extends OnDemandEngine<EngineState> {
 
   /** Play if paused, pause if playing. */
   togglePlay(): void {
-    if (this.state.playing) this.pause();
+    if (this.playback.isPlaying) this.pause();
     else this.play();
   }
 
@@ -280,7 +283,7 @@ export class TimelineEngine extends OnDemandEngine<EngineState> {
   /** Runs the shortcut for a key event; true (and preventDefault) when it was one. */
   handleKey(event: KeyboardEvent): boolean {
     if (this.teardown.disposed || event.defaultPrevented) return false;
-    const command = keyCommand(event);
+    const command = keyCommand(event, focusedByKeyboard(event.target));
     if (!command) return false;
     // Held keys repeat seeks and steps; toggles and marks happen once per press.
     if (event.repeat && command.type !== 'seekBy' && command.type !== 'stepFrames') {

@@ -36,7 +36,8 @@ function newestMtime(dir: string): number {
 /** Builds the web app into dist/ unless the build there is newer than every source file it uses. */
 export function ensureBuilt() {
   const index = path.join(DIST, 'index.html');
-  const sources = ['src/app', 'src/contract', 'public'].map((d) => newestMtime(path.join(REPO, d)));
+  // (the app bundles the engine and the workers too: a change there alone must rebuild it)
+  const sources = ['src/app', 'src/contract', 'src/engine', 'src/workers', 'public'].map((d) => newestMtime(path.join(REPO, d)));
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs > Math.max(...sources)) return;
   execFileSync(path.join(REPO, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], { cwd: REPO, stdio: 'inherit' });
 }

@@ -13,10 +13,15 @@ export interface DialogProps {
   /** Buttons row at the bottom. */
   footer?: ReactNode;
   width?: number;
+  /**
+   * The element focus starts on (when it returns one), instead of Radix's first focusable one, which
+   * is the Close button: a dialog whose keys matter (the moment dialog's Space) starts on its player.
+   */
+  initialFocus?: () => HTMLElement | null | undefined;
 }
 
 /** A modal dialog with a title, optional description and a footer of actions. */
-export function Dialog({ open, onOpenChange, title, description, children, footer, width = 480 }: DialogProps) {
+export function Dialog({ open, onOpenChange, title, description, children, footer, width = 480, initialFocus }: DialogProps) {
   const opener = useRef<HTMLElement | null>(null);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
@@ -27,8 +32,12 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
           style={{ maxWidth: width }}
           // Radix gives focus back only to a Dialog.Trigger; these dialogs are opened by plain buttons,
           // so focus returns to whatever had it when the dialog opened (when it is still on the page).
-          onOpenAutoFocus={() => {
+          onOpenAutoFocus={(e) => {
             opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+            const first = initialFocus?.();
+            if (!first) return;
+            e.preventDefault();
+            first.focus();
           }}
           onCloseAutoFocus={(e) => {
             const el = opener.current;

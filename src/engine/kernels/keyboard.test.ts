@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTypingTarget, keyCommand, nextShuttle } from './keyboard';
+import { isTypingTarget, keyCommand, nextShuttle, takesSpace } from './keyboard';
 
 const el = (tagName: string, attrs: Record<string, string> = {}, isContentEditable = false) => ({
   tagName,
@@ -54,6 +54,32 @@ describe('keyboard map', () => {
   it('lets a focused button have its Space', () => {
     expect(keyCommand({ key: ' ', target: el('BUTTON') })).toBeNull();
     expect(keyCommand({ key: 'l', target: el('BUTTON') })).toEqual({ type: 'shuttle', direction: 1 });
+  });
+
+  it('gives Space to a control only when the keyboard brought focus there, and to text fields always', () => {
+    const play = { type: 'togglePlay' };
+    const input = (type?: string) => ({ ...el('INPUT'), type });
+    for (const control of [
+      el('BUTTON'),
+      el('DIV', { role: 'button' }),
+      el('BUTTON', { role: 'checkbox' }),
+      el('BUTTON', { role: 'radio' }),
+      input('checkbox'),
+    ]) {
+      expect(takesSpace(control, true)).toBe(true);
+      expect(keyCommand({ key: ' ', target: control }, true)).toBeNull();
+      expect(takesSpace(control, false)).toBe(false);
+      expect(keyCommand({ key: ' ', target: control }, false)).toEqual(play);
+    }
+    // Text fields (a select's type-ahead too) type it however they got focus.
+    for (const field of [input(), input('search'), el('TEXTAREA'), el('SELECT'), el('DIV', {}, true), el('DIV', { role: 'textbox' })])
+      expect(keyCommand({ key: ' ', target: field }, false)).toBeNull();
+    // A slider takes the arrows, not Space; a list item or the dialog itself neither.
+    expect(keyCommand({ key: ' ', target: el('SPAN', { role: 'slider' }) }, true)).toEqual(play);
+    expect(keyCommand({ key: 'ArrowLeft', target: el('SPAN', { role: 'slider' }) }, true)).toBeNull();
+    expect(keyCommand({ key: ' ', target: input('range') }, true)).toEqual(play);
+    expect(keyCommand({ key: ' ', target: el('LI') }, true)).toEqual(play);
+    expect(keyCommand({ key: ' ', target: el('DIV', { role: 'dialog' }) }, true)).toEqual(play);
   });
 
   it('shuttles J/K/L: doubling up to 8x each way', () => {

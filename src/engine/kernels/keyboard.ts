@@ -26,6 +26,8 @@ export interface KeyLike {
 
 interface ElementLike {
   tagName?: string;
+  /** An input's type. */
+  type?: string;
   isContentEditable?: boolean;
   getAttribute?(name: string): string | null;
 }
@@ -46,16 +48,54 @@ export function isTypingTarget(target: unknown): boolean {
   return role !== null && TYPING_ROLES.has(role);
 }
 
-function isButton(target: unknown): boolean {
-  if (!target || typeof target !== 'object') return false;
-  const el = target as ElementLike;
-  const tag = typeof el.tagName === 'string' ? el.tagName.toUpperCase() : '';
-  return tag === 'BUTTON' || (typeof el.getAttribute === 'function' && el.getAttribute('role') === 'button');
+const tagOf = (el: ElementLike) => (typeof el.tagName === 'string' ? el.tagName.toUpperCase() : '');
+const roleOf = (el: ElementLike) => (typeof el.getAttribute === 'function' ? el.getAttribute('role') : null);
+
+/** Inputs that are no text field: Space presses them (or, for a range, does nothing). */
+const NON_TEXT_INPUTS = new Set(['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'file', 'color', 'range']);
+const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+/** Controls Space presses (Radix's checkboxes, radios, tabs and menu items are buttons or have these roles). */
+const PRESSED_ROLES = new Set(['button', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option']);
+
+/** A field Space is typed into (a select's type-ahead takes it too). */
+function isTextField(el: ElementLike): boolean {
+  const tag = tagOf(el);
+  if (tag === 'INPUT') return !NON_TEXT_INPUTS.has(String(el.type ?? 'text').toLowerCase());
+  if (tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable === true) return true;
+  const role = roleOf(el);
+  return role !== null && TEXT_ROLES.has(role);
 }
 
-/** The command for a key event, or null (typing, modifier chords, unknown keys). */
-export function keyCommand(e: KeyLike): KeyCommand | null {
+function isPressable(el: ElementLike): boolean {
+  const tag = tagOf(el);
+  if (tag === 'BUTTON') return true;
+  if (tag === 'INPUT') return String(el.type ?? '').toLowerCase() !== 'range';
+  const role = roleOf(el);
+  return role !== null && PRESSED_ROLES.has(role);
+}
+
+/**
+ * Whether Space belongs to the focused element rather than to playback: a text field types it, and
+ * a control the user reached with the keyboard (`focusedByKeyboard`: Tab) presses it, as always. A
+ * control that only took focus from a click does not keep it, as in players and editors: otherwise
+ * one click on Close made the next Space close the moment dialog, and one on Zoom in made every Space
+ * zoom again.
+ */
+export function takesSpace(target: unknown, focusedByKeyboard: boolean): boolean {
+  if (!target || typeof target !== 'object') return false;
+  const el = target as ElementLike;
+  return isTextField(el) || (isPressable(el) && focusedByKeyboard);
+}
+
+/**
+ * The command for a key event, or null (typing, modifier chords, unknown keys). `focusedByKeyboard`
+ * says how focus reached the target (`core/focusOrigin`); without it a control keeps its Space.
+ */
+export function keyCommand(e: KeyLike, focusedByKeyboard = true): KeyCommand | null {
   if (e.isComposing || e.ctrlKey || e.metaKey || e.altKey) return null;
+  // Space plays and pauses from anywhere but a text field or a control reached by keyboard (a slider
+  // takes the arrows, not Space).
+  if (e.key === ' ' || e.key === 'Spacebar') return takesSpace(e.target, focusedByKeyboard) ? null : { type: 'togglePlay' };
   if (isTypingTarget(e.target)) return null;
   const shift = e.shiftKey === true;
   switch (e.key) {
@@ -63,10 +103,6 @@ export function keyCommand(e: KeyLike): KeyCommand | null {
       return { type: 'seekBy', seconds: shift ? -1 : -ARROW_SEEK_SECONDS };
     case 'ArrowRight':
       return { type: 'seekBy', seconds: shift ? 1 : ARROW_SEEK_SECONDS };
-    case ' ':
-    case 'Spacebar':
-      // Space on a focused button presses the button; it must not also toggle playback.
-      return isButton(e.target) ? null : { type: 'togglePlay' };
     case ',':
     case '<':
       return { type: 'stepFrames', frames: -1 };

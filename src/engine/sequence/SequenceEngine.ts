@@ -8,6 +8,7 @@ import { RulerLayer } from '../render/RulerLayer';
 import { COLORS, HANDLE_SLOP, HANDLE_WIDTH } from '../render/theme';
 import { ClipBlocksLayer } from './ClipBlocksLayer';
 import { OnDemandEngine } from '../core/OnDemandEngine';
+import { focusedByKeyboard, watchFocusOrigin } from '../core/focusOrigin';
 import { History, historyKey } from './history';
 import {
   clipFrames,
@@ -157,6 +158,8 @@ export class SequenceEngine extends OnDemandEngine<SequenceEngineState> {
     td.listen(canvas, 'pointerup', (e) => this.onPointerUp(e as PointerEvent, false));
     td.listen(canvas, 'pointercancel', (e) => this.onPointerUp(e as PointerEvent, true));
     td.listen(this.options.keyTarget ?? window, 'keydown', (e) => void this.handleKey(e as KeyboardEvent));
+    // Space presses a control only when the keyboard brought focus to it (kernels/keyboard).
+    td.add(watchFocusOrigin());
     this.resize();
     this.invalidate();
   }
@@ -282,7 +285,7 @@ export class SequenceEngine extends OnDemandEngine<SequenceEngineState> {
       else this.redo();
       return true;
     }
-    const cmd = keyCommand(e);
+    const cmd = keyCommand(e, focusedByKeyboard(e.target));
     if (!cmd || !this.state.clips.length) return false;
     e.preventDefault();
     const s = this.state;

@@ -47,6 +47,23 @@ describe('video playback', () => {
     expect(t.state.frame).toBe(DURATION * FPS);
   });
 
+  it("says it is playing by the element's own state, before the element's play and pause events arrive", () => {
+    const t = setup();
+    const video = new FakeVideo(DURATION);
+    t.playback.attach(video.asElement());
+    t.playback.runShuttle(1);
+    expect(t.playback.isPlaying).toBe(true);
+    // A pause from outside (a click on the picture) whose 'pause' event has not been handled yet.
+    video.paused = true;
+    expect(t.state.playing).toBe(true);
+    expect(t.playback.isPlaying).toBe(false);
+    // Reverse shuttle pauses the element but plays.
+    t.playback.runShuttle(-1);
+    expect(t.playback.isPlaying).toBe(true);
+    t.playback.runShuttle(0);
+    expect(t.playback.isPlaying).toBe(false);
+  });
+
   it('follows the element frame by frame while it plays, and stops with it', () => {
     const t = setup();
     const video = new FakeVideo(DURATION);

@@ -65,6 +65,16 @@ export class VideoPlayback {
     this.seekTo(frameTime(this.state.frame + Math.trunc(n), this.host.fps), true);
   }
 
+  /**
+   * Whether playback runs now. Forward playback is the element's, so its own `paused` says: its 'play'
+   * and 'pause' events, which set `playing`, come a task later, and Space pressed just after a click
+   * that paused the picture read the timeline as still playing and paused it again.
+   */
+  get isPlaying(): boolean {
+    if (this.stopEmulation) return true;
+    return this.video ? !this.video.paused : this.state.playing;
+  }
+
   /** J (-1), K (0), L (+1): the next shuttle rate from the current one. */
   shuttle(direction: -1 | 0 | 1) {
     this.runShuttle(nextShuttle(this.state.shuttle, direction));

@@ -59,6 +59,8 @@ export function MomentDialog({
       open
       onOpenChange={(o) => !o && onClose()}
       width={1160}
+      // On the player, where Space plays and pauses (on Close, the first control, it closed the dialog).
+      initialFocus={() => player.current?.focusTarget()}
       title={mediaNameOf(media)}
       description={
         <span className="moment-view__meta">

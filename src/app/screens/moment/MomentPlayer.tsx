@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref, type RefObject } from 'react';
 import { useSnapshot } from 'valtio';
 import { MSG_MOMENT, type Media } from '../../../contract';
+import { focusedByKeyboard, watchFocusOrigin } from '../../../engine/core/focusOrigin';
+import { takesSpace } from '../../../engine/kernels';
 import type { TimeRange } from '../../state/momentEdits';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
 import { IconButton } from '../../ui/Button';
@@ -22,6 +24,8 @@ export interface MomentPlayerHandle {
   /** Seeks to `seconds` (clamped to the media); a time outside the moment switches to Full video. */
   seek(seconds: number): void;
   pause(): void;
+  /** The element a dialog around the player focuses first: the video, or the still picture. */
+  focusTarget(): HTMLElement | null;
 }
 
 /** A moment seek before its start by more than this is a seek away from it, not a loop's overshoot. */
@@ -56,6 +60,14 @@ export function MomentPlayer({
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const container = useRef<HTMLDivElement>(null);
+  // Focusable (not a tab stop: Play is the keyboard's control) so that a dialog can start on the
+  // player, where Space plays and pauses, and a click on the picture puts focus there too.
+  const stage = useRef<HTMLElement | null>(null);
+  const videoRef = useCallback((el: HTMLVideoElement | null) => {
+    stage.current = el;
+    setVideo(el);
+  }, []);
+  const stillRef = useCallback((el: HTMLDivElement | null) => void (stage.current = el), []);
   const { byLibrary } = useSnapshot(previewTokens);
   const token = byLibrary[libraryId]?.token ?? null;
   const playable = Boolean(media && media.kind === 'video' && media.capabilities.preview);
@@ -68,6 +80,9 @@ export function MomentPlayer({
   const loop = useRef<TimeRange | null>(null);
   // Where a (re)load starts: the moment, then wherever playback was.
   const resumeAt = useRef(start ?? 0);
+
+  // (for Space: how focus reached the control it is pressed on)
+  useEffect(() => watchFocusOrigin(), []);
 
   useEffect(() => {
     onVideo?.(video);
@@ -147,7 +162,7 @@ export function MomentPlayer({
     },
     [video, duration],
   );
-  useImperativeHandle(ref, () => ({ seek, pause: () => video?.pause() }), [seek, video]);
+  useImperativeHandle(ref, () => ({ seek, pause: () => video?.pause(), focusTarget: () => stage.current }), [seek, video]);
 
   // `play` is what the control showed (its label): a click on Play plays even while an autoplay's
   // play() is still pending (the element no longer paused, its 'play' event not yet handled), where
@@ -169,12 +184,14 @@ export function MomentPlayer({
     const target = e.target as HTMLElement;
     // The timeline, when there is one, has already handled the key (frame-exact, same rules).
     if (e.nativeEvent.defaultPrevented) return;
-    // Keys are the field's or the control's while one has them (section 5).
-    if (target.closest('input, textarea, [contenteditable="true"], [role="slider"], [role="radio"]')) return;
-    if (e.key === ' ' && !target.closest('button')) {
+    if (e.key === ' ') {
+      // The same rule as the timeline's: a text field or a control reached by Tab keeps its Space.
+      if (takesSpace(target, focusedByKeyboard(target))) return;
       e.preventDefault();
       togglePlay();
     } else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && video) {
+      // The arrows are the field's or the control's while one has them (section 5).
+      if (target.closest('input, textarea, [contenteditable="true"], [role="slider"], [role="radio"]')) return;
       e.preventDefault();
       seek(arrowSeek(mediaTimeOf(video), e.key === 'ArrowLeft' ? -1 : 1, duration));
     }
@@ -184,7 +201,7 @@ export function MomentPlayer({
   if (!playable)
     return (
       <div className="moment-player">
-        <div className="moment-player__stage moment-player__stage--still">
+        <div ref={stillRef} className="moment-player__stage moment-player__stage--still" tabIndex={-1}>
           {poster && media ? <img src={poster} alt="" /> : <IconFilm size={32} />}
           {!media && <p className="moment-player__note">{MSG_MOMENT.notFound}</p>}
         </div>
@@ -195,7 +212,8 @@ export function MomentPlayer({
     <div ref={container} className="moment-player" onKeyDown={onKeyDown}>
       <div className="moment-player__stage">
         <video
-          ref={setVideo}
+          ref={videoRef}
+          tabIndex={-1}
           poster={poster}
           playsInline
           aria-label={`Video ${media?.metadata.name ?? ''}`.trim()}
