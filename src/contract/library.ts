@@ -167,6 +167,11 @@ export const UPLOAD_SHOWN_PROGRESS_CAP = 0.99;
 export const MEDIA_REFRESH_MS = 30_000;
 export const RETRY_ALL_LOCK_MS = 5000;
 export const PREVIEW_TOKEN_FALLBACK_MS = 3 * 3600 * 1000;
+/**
+ * A photo opened (API.mediaPicture) is shown at most this many pixels on its longer side: sharp on
+ * a large screen, and a few hundred kilobytes instead of a camera's many megabytes.
+ */
+export const PHOTO_PICTURE_MAX_SIDE = 2048;
 
 export const partCount = (size: number) => Math.max(1, Math.ceil(size / UPLOAD_CHUNK_SIZE));
 export const partSize = (size: number, partNumber: number, parts = partCount(size)) =>
@@ -374,6 +379,8 @@ export const MSG_MEDIA = {
   retryAllWait: 'Retry started. You can retry again in a few seconds.',
   allSelected: 'Everything shown is selected.',
   noVideos: 'No videos yet',
+  /** The media modal and moment dialog of a photo whose picture did not load. */
+  photoFailed: 'The photo could not be shown. Try again, or download the original.',
   noResults: 'No results found',
   noResultsHint: 'Try changing/removing your filter criteria.',
   processingTitle: 'Processing Videos',

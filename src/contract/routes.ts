@@ -79,6 +79,11 @@ export const API = {
   searchMulti: '/search/visual',
   /** Poster/thumbnail of a media at a timestamp; authorised by the library preview token. */
   mediaThumbnail: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/media/thumbnail.webp`,
+  /**
+   * Not named by the spec: a photo as it is looked at (EXIF orientation applied, at most
+   * PHOTO_PICTURE_MAX_SIDE on its longer side, WebP); authorised by the library preview token like the thumbnail.
+   */
+  mediaPicture: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/media/picture.webp`,
   /** Rendering (spec 7): body CompilationBody / GifBody, answer RenderAnswer (200 done, 202 still running). */
   renderCompilation: '/rendering/compilation/v2',
   renderGif: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/gif/v2`,

@@ -186,6 +186,10 @@ const ROWS: Record<string, Row> = {
     kind: 'signed',
     req: (c) => ({ path: `/library/${c.lib._id}/media/${c.media._id}/media/thumbnail.webp` }),
   },
+  'GET /library/:libraryId/media/:mediaId/media/picture.webp': {
+    kind: 'signed',
+    req: (c) => ({ path: `/library/${c.lib._id}/media/${c.media._id}/media/picture.webp` }),
+  },
   'POST /library/:id/search/visual': { kind: 'owned', req: (c) => ({ path: API.searchVisual(c.lib._id), body: { text: 'blue' } }) },
   'POST /library/:id/search/transcript': {
     kind: 'owned',

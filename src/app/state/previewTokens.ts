@@ -66,6 +66,10 @@ export function forgetPreviewTokens() {
 export const thumbnailUrl = (libraryId: string, mediaId: string, token: string, t?: number) =>
   `${API_BASE}${API.mediaThumbnail(libraryId, mediaId)}?token=${encodeURIComponent(token)}${t !== undefined ? `&t=${Math.round(t * 10) / 10}` : ''}`;
 
+/** URL of a photo as it is looked at: upright, at most PHOTO_PICTURE_MAX_SIDE on its longer side. */
+export const pictureUrl = (libraryId: string, mediaId: string, token: string) =>
+  `${API_BASE}${API.mediaPicture(libraryId, mediaId)}?token=${encodeURIComponent(token)}`;
+
 // Tokens belong to the account that fetched them.
 subscribeKey(session, 'token', (token) => {
   if (!token) forgetPreviewTokens();

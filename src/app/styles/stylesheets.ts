@@ -8,6 +8,7 @@ import '../screens/auth/auth.css';
 import '../screens/upload/upload.css';
 import '../screens/upload/link/link.css';
 import '../screens/libraries/libraries.css';
+import '../media/media.css';
 import '../screens/moment/moment.css';
 import '../screens/merge/merge.css';
 import '../timeline/timeline.css';

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { App } from '../app';
 import type { BlobStore } from '../adapters/blobs/blobStore';
 import { LocalBlobStore } from '../adapters/blobs/localBlobStore';
-import { stillWebp } from '../adapters/media/ffprobe';
+import { pictureWebp, stillWebp } from '../adapters/media/ffprobe';
 import { AppError, forbidden } from '../errors';
 import type { LibraryService } from '../services/library.service';
 import type { UploadService } from '../services/upload.service';
@@ -14,9 +14,13 @@ import {
   blobFileQuerySchema,
   blobPartParamsSchema,
   blobPartQuerySchema,
+  FAILED_STATUSES,
   mediaParamsSchema,
+  PHOTO_PICTURE_MAX_SIDE,
+  previewQuerySchema,
   thumbnailQuerySchema,
   UPLOAD_CHUNK_SIZE,
+  type MediaStatus,
 } from '../../contract';
 import { ok, reply } from './envelope';
 
@@ -115,6 +119,29 @@ export function blobRoutes(app: App, blobs: BlobStore, uploads: UploadService, l
       // Ingest replaces the first poster with a representative keyframe: until then browsers ask again.
       const fresh = t === null && media.status !== 'completed';
       res.header('cache-control', fresh ? 'private, no-cache' : 'private, max-age=86400').type('image/webp');
+      return res.send(await blobs.read(key));
+    },
+  );
+
+  // A photo as it is looked at (the media modal, the moment dialog): made once, on first sight.
+  app.get(
+    API.mediaPicture(':libraryId', ':mediaId'),
+    { schema: { params: mediaParamsSchema, querystring: previewQuerySchema } },
+    async (req, res) => {
+      const { userId, libraryId } = await tokens.verifyPreview(req.query.token ?? '');
+      if (libraryId !== req.params.libraryId) throw forbidden('The preview token is not valid for this library.');
+      const media = await libs.ownedMedia(userId, libraryId, req.params.mediaId);
+      if (media.kind !== 'image') throw new AppError('not_found', 'Only photos have a picture: videos play.');
+      if (media.status === 'uploading') throw new AppError('not_found', 'This photo is still uploading.');
+      if (FAILED_STATUSES.includes(media.status as MediaStatus)) throw new AppError('not_found', 'This photo could not be read.');
+      const key = `derived/${media.id}/picture.webp`;
+      if (!(await blobs.exists(key))) {
+        const input = await blobs.toolInput(media.blob_key);
+        const picture = await pictureWebp(input, PHOTO_PICTURE_MAX_SIDE).catch(() => null);
+        if (!picture) throw new AppError('not_found', 'This photo could not be read.');
+        await blobs.put(key, picture, 'image/webp');
+      }
+      res.header('cache-control', 'private, max-age=86400').type('image/webp');
       return res.send(await blobs.read(key));
     },
   );

@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio';
 import {
   canOpenMedia,
   describeMissingFeature,
+  FAILED_STATUSES,
   isWatchableWhileIndexing,
   MSG_LIB,
   MSG_MEDIA,
@@ -10,6 +11,7 @@ import {
   type Media,
 } from '../../../contract';
 import { isApiError } from '../../api/ApiError';
+import { isPhoto, PhotoView } from '../../media/PhotoView';
 import { libraryApi } from '../../api/instance';
 import { copyMediaLink } from '../../state/clipboard';
 import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
@@ -132,7 +134,7 @@ export function MediaModal({
       open
       onOpenChange={(open) => !open && onClose()}
       title={media?.metadata.name ?? 'Media'}
-      width={media && watchable(media) ? 1120 : 760}
+      width={media && watchable(media) ? 1120 : media && shownAsPhoto(media) ? 960 : 760}
       footer={
         <>
           <Button variant="ghost" onClick={onClose}>
@@ -164,6 +166,8 @@ export function MediaModal({
 
 /** Videos with a preview play in the moment viewer's player (full video only), completed or still indexing. */
 const watchable = (media: Media) => canOpenMedia(media) && media.kind === 'video' && media.capabilities.preview;
+/** A photo is shown as itself once uploaded and while it reads (its picture is made on first sight). */
+const shownAsPhoto = (media: Media) => isPhoto(media) && media.status !== 'uploading' && !FAILED_STATUSES.includes(media.status);
 
 function MediaDetails({ media, tab, onTabChange }: { media: Media; tab: LibraryTab; onTabChange: (tab: LibraryTab) => void }) {
   const { byLibrary } = useSnapshot(previewTokens);
@@ -202,6 +206,8 @@ function MediaDetails({ media, tab, onTabChange }: { media: Media; tab: LibraryT
     <div className="media-modal">
       {streamed ? (
         <MediaViewer media={media} tab={tab} onTabChange={onTabChange} />
+      ) : shownAsPhoto(media) ? (
+        <PhotoView media={media} />
       ) : (
         <div className="media-modal__player">
           {playable && src ? (

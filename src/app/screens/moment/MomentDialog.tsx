@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { MSG_SEARCH_UI, type Media, type Moment } from '../../../contract';
+import { isPhoto, PhotoView } from '../../media/PhotoView';
 import { effectiveRange, momentEdits, resetMomentRange, updateMomentRange } from '../../state/momentEdits';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -63,18 +64,30 @@ export function MomentDialog({
       initialFocus={() => player.current?.focusTarget()}
       title={mediaNameOf(media)}
       description={
-        <span className="moment-view__meta">
-          <span className="time-chip" data-testid="moment-dialog-range">
-            {formatClock(range.startTime)} – {formatClock(range.endTime)}
+        media && isPhoto(media) ? (
+          <span className="moment-view__meta">
+            <span className="time-chip">Photo</span>
+            {media.metadata.video.width > 0 && (
+              <span>
+                {media.metadata.video.width} × {media.metadata.video.height}
+              </span>
+            )}
+            {libraryLabel && <span>{libraryLabel}</span>}
           </span>
-          <span>{formatMomentLength(range.endTime - range.startTime)}</span>
-          {trimmed && (
-            <span className="pill pill--accent" data-testid="moment-trimmed">
-              Trimmed
+        ) : (
+          <span className="moment-view__meta">
+            <span className="time-chip" data-testid="moment-dialog-range">
+              {formatClock(range.startTime)} – {formatClock(range.endTime)}
             </span>
-          )}
-          {libraryLabel && <span>{libraryLabel}</span>}
-        </span>
+            <span>{formatMomentLength(range.endTime - range.startTime)}</span>
+            {trimmed && (
+              <span className="pill pill--accent" data-testid="moment-trimmed">
+                Trimmed
+              </span>
+            )}
+            {libraryLabel && <span>{libraryLabel}</span>}
+          </span>
+        )
       }
       footer={
         <>
@@ -107,9 +120,23 @@ export function MomentDialog({
     >
       <div className="moment-view">
         <div className="moment-view__main">
-          <MomentPlayer ref={player} media={media} libraryId={moment.libraryId} mediaId={moment.mediaId} range={range} onVideo={setVideo} />
-          <MomentTimeline media={timelineMedia} source={media} range={timelineRange} onRangeCommit={onRangeCommit} video={video} />
-          {media && timelineMedia.duration > 0 && <TrimFields moment={moment} range={range} duration={timelineMedia.duration} />}
+          {media && isPhoto(media) ? (
+            // A photo has no time to play or trim: it is shown as itself.
+            <PhotoView media={media} />
+          ) : (
+            <>
+              <MomentPlayer
+                ref={player}
+                media={media}
+                libraryId={moment.libraryId}
+                mediaId={moment.mediaId}
+                range={range}
+                onVideo={setVideo}
+              />
+              <MomentTimeline media={timelineMedia} source={media} range={timelineRange} onRangeCommit={onRangeCommit} video={video} />
+              {media && timelineMedia.duration > 0 && <TrimFields moment={moment} range={range} duration={timelineMedia.duration} />}
+            </>
+          )}
         </div>
         <MomentSidePanel
           libraryId={moment.libraryId}

@@ -1,6 +1,7 @@
 import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { MSG_SEARCH_UI, type Media, type Moment } from '../../../contract';
+import { isPhoto } from '../../media/PhotoView';
 import { effectiveMoment, momentEdits } from '../../state/momentEdits';
 import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
 import { CheckboxControl } from '../../ui/Checkbox';
@@ -58,6 +59,8 @@ export const MomentCard = memo(function MomentCard({
   const [posterFailed, setPosterFailed] = useState(false);
 
   const name = mediaNameOf(media);
+  // A photo has no time range worth showing: it is a picture.
+  const photo = isPhoto(media);
   const range = `${formatClock(shown.startTime)} – ${formatClock(shown.endTime)}`;
   const external = externalUrlOf(media);
   const status = model.status;
@@ -133,8 +136,14 @@ export const MomentCard = memo(function MomentCard({
           </Tooltip>
         )}
         <span className="moment-card__chips">
-          <span className="time-chip">{range}</span>
-          <span className="time-chip time-chip--muted">{formatMomentLength(shown.endTime - shown.startTime)}</span>
+          {photo ? (
+            <span className="time-chip">Photo</span>
+          ) : (
+            <>
+              <span className="time-chip">{range}</span>
+              <span className="time-chip time-chip--muted">{formatMomentLength(shown.endTime - shown.startTime)}</span>
+            </>
+          )}
           {trimmed && (
             <span className="time-chip time-chip--trimmed" data-testid="moment-card-trimmed">
               <IconTrim size={12} /> Trimmed

@@ -259,6 +259,26 @@ export async function probeQuick(input: string): Promise<{ duration: number }> {
   return { duration: Number.isFinite(d) ? d : 0 };
 }
 
+/**
+ * ffmpeg writing WebP to a pipe cannot seek back to the RIFF header: it leaves the header's size 0
+ * and appends the 4 bytes it meant for it after the last chunk. Strict readers (sharp, Chromium
+ * for larger pictures) refuse such a file. Here the file ends after its last chunk and its header
+ * says its size.
+ */
+export function withRiffSize(webp: Buffer): Buffer {
+  if (webp.length < 20 || webp.toString('latin1', 0, 4) !== 'RIFF' || webp.toString('latin1', 8, 12) !== 'WEBP') return webp;
+  let end = 12;
+  while (end + 8 <= webp.length) {
+    const size = webp.readUInt32LE(end + 4);
+    const next = end + 8 + size + (size & 1);
+    if (next > webp.length) break;
+    end = next;
+  }
+  const out = webp.subarray(0, end);
+  out.writeUInt32LE(end - 8, 4);
+  return out;
+}
+
 /** A still frame at `seconds`, scaled to at most `maxWidth` wide, as WebP. */
 export async function stillWebp(input: string, seconds: number, maxWidth: number, quality = 40): Promise<Buffer> {
   const { stdout } = await execTool(
@@ -284,5 +304,23 @@ export async function stillWebp(input: string, seconds: number, maxWidth: number
     ],
     { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024, timeout: 60_000 },
   );
-  return stdout;
+  return withRiffSize(stdout);
+}
+
+/**
+ * A photo as it is looked at: upright (ffmpeg applies the EXIF orientation as it decodes), scaled
+ * down (never up) to fit `maxSide` × `maxSide`, as WebP; transparency is kept.
+ */
+export async function pictureWebp(input: string, maxSide: number, quality = 82): Promise<Buffer> {
+  const { stdout } = await execTool(
+    tools.ffmpeg,
+    [
+      ...['-v', 'error', '-i', input, '-frames:v', '1'],
+      ...['-vf', `scale='min(${maxSide},iw)':'min(${maxSide},ih)':force_original_aspect_ratio=decrease`],
+      ...['-c:v', 'libwebp', '-quality', String(quality), '-f', 'webp', 'pipe:1'],
+    ],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+  );
+  if (!stdout.length) throw new Error('ffmpeg gave no picture');
+  return withRiffSize(stdout);
 }
