@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { durationFilterSeconds, hasNumericDuration, importCredits, isHttpsUrl, isOpenableUrl, recogniseYouTube } from './external';
+import {
+  durationFilterSeconds,
+  hasNumericDuration,
+  importCredits,
+  isHttpsUrl,
+  isOpenableUrl,
+  linkUrlProblem,
+  MSG_EXTERNAL,
+  recogniseYouTube,
+} from './external';
+import { ingestCost } from './credits';
 
 const ID = 'dQw4w9WgXcQ';
 
@@ -81,7 +91,21 @@ describe('import rules', () => {
       { duration: 3 },
     ]);
   });
-  it('gives approximate credits, credits left and credits after', () => {
+  it('says an http link needs https, and anything else that it is not valid', () => {
+    expect(linkUrlProblem('https://example.com/v.mp4')).toBeNull();
+    for (const u of ['http://example.com/v.mp4', ' HTTP://127.0.0.1:8080/x '])
+      expect(linkUrlProblem(u), u).toBe(MSG_EXTERNAL.httpsRequired);
+    for (const u of ['file:///etc/passwd', 'example.com', 'http://', 'ftp://example.com/v.mp4', 'not a url'])
+      expect(linkUrlProblem(u), u).toBe(MSG_EXTERNAL.invalidUrl);
+  });
+  it('gives approximate credits, credits left and credits after, each video at what indexing it will charge', () => {
     expect(importCredits([3600, 2], 20_000)).toEqual({ approx: 10_000 + 14, left: 20_000, after: 20_000 - 10_014 });
+    // issue 37: a 20 s video is 56 credits, as its indexing charges
+    expect(importCredits([20], 20_000).approx).toBe(ingestCost(20));
+    expect(ingestCost(20)).toBe(56);
+  });
+  it('gives no figure when a length is unknown, rather than the 5 s minimum', () => {
+    expect(importCredits([20, null], 20_000)).toEqual({ approx: null, left: 20_000, after: null });
+    expect(importCredits([0], 20_000).approx).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
  * video-hosting page, a playlist or a channel. Strings and limits are declared once here for the
  * server and the web app; the call schemas are schemas/external.ts.
  */
-import { ingestCost } from './credits';
+import { CREDITS_PER_INGEST_HOUR, ingestCost } from './credits';
 import type { Media } from './library';
 
 /** Link-info debounce (section 9): a changed URL waits this long before it is fetched. */
@@ -88,6 +88,8 @@ export const MSG_EXTERNAL = {
       ? `Ready for upload • ${n} video(s) found in playlist • ${duration} total playlist duration`
       : `Ready for upload • ${n} video(s) found • ${duration} total duration`,
   invalidUrl: 'Please enter a valid URL.',
+  /** An http:// link: what is wrong with it, not only that it is wrong (issue 37). */
+  httpsRequired: 'Only secure links can be added: this one starts with http://. Use its https:// address.',
   alreadyAdded: 'This URL has already been added.',
   unsupported: 'That URL seems to be invalid, private, or unsupported.',
   fetchFallback: 'Please enter a valid URL to upload from.',
@@ -99,6 +101,9 @@ export const MSG_EXTERNAL = {
   youtubeIntermittent: 'Processing YouTube videos is temporarily intermittent.',
   creditsSummary: (approx: number, left: number, after: number) =>
     `Approximately ${approx.toLocaleString('en-US')} credits • ${Math.floor(left).toLocaleString('en-US')} credits left • ${Math.floor(after).toLocaleString('en-US')} credits after`,
+  /** When a chosen video's length is not known before it is downloaded: the rule, never a guessed figure. */
+  creditsUnknown: (left: number) =>
+    `Charged by length once downloaded: ${CREDITS_PER_INGEST_HOUR.toLocaleString('en-US')} credits an hour, at least ${ingestCost(0).toLocaleString('en-US')} a video • ${Math.floor(left).toLocaleString('en-US')} credits left`,
   noLibrary: 'No library selected',
   unexpected: 'An unexpected error occurred',
   uploadUrlFailed: 'Failed to upload URL',
@@ -114,6 +119,15 @@ export const MSG_EXTERNAL = {
   tooLarge: `Videos larger than ${EXTERNAL_MAX_BYTES / 1024 ** 3} GiB cannot be imported.`,
   downloadFailed: (reason: string) => `The video could not be downloaded from its link: ${reason}`,
 } as const;
+
+/**
+ * Why a link cannot be imported before anything is read from it (section 5: it must start with
+ * https), as the app and the server both say it; null when it can be tried.
+ */
+export function linkUrlProblem(value: string): string | null {
+  if (isHttpsUrl(value)) return null;
+  return /^http:\/\/[^/\s]/i.test(value.trim()) ? MSG_EXTERNAL.httpsRequired : MSG_EXTERNAL.invalidUrl;
+}
 
 /** Section 5: an external URL must start with https. */
 export function isHttpsUrl(value: string): boolean {
@@ -196,8 +210,14 @@ export function durationFilterSeconds(input: string, unit: DurationFilterUnit): 
 export const hasNumericDuration = <T extends { duration?: unknown }>(v: T): v is T & { duration: number } =>
   typeof v.duration === 'number' && Number.isFinite(v.duration) && v.duration > 0;
 
-/** The credit figures of section 8: approximate credits, credits left and credits after the import. */
-export function importCredits(durations: readonly number[], balance: number) {
-  const approx = durations.reduce((sum, d) => sum + ingestCost(d), 0);
-  return { approx, left: balance, after: balance - approx };
+/**
+ * The credit figures of section 8: approximate credits, credits left and credits after the import.
+ * Each video costs what indexing it will charge (ingestCost of its length, the rule the server
+ * charges by); a video whose length is not known (null) makes the total unknown (`approx` null),
+ * never a guess at the 5 s minimum.
+ */
+export function importCredits(durations: ReadonlyArray<number | null>, balance: number) {
+  const known = durations.every((d): d is number => typeof d === 'number' && Number.isFinite(d) && d > 0);
+  const approx = known ? durations.reduce<number>((sum, d) => sum + ingestCost(d!), 0) : null;
+  return { approx, left: balance, after: approx === null ? null : balance - approx };
 }

@@ -24,7 +24,7 @@ import { BlobSweepService } from './services/blobSweep.service';
 import type { BlobStore } from './adapters/blobs/blobStore';
 import { LocalBlobStore } from './adapters/blobs/localBlobStore';
 import { S3BlobStore } from './adapters/blobs/s3BlobStore';
-import { missingMediaTools, probe, probeQuick, stillWebp } from './adapters/media/ffprobe';
+import { missingMediaTools, probe, probeQuick, remoteDuration, stillWebp } from './adapters/media/ffprobe';
 import { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from './adapters/media/ffmpeg';
 import { setBackgroundIdle, startToolSpawner, stopToolSpawner } from './adapters/process/tools';
 import { describeMissingFeature, type HealthInfo } from '../contract';
@@ -259,6 +259,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
           return null;
         }
       },
+      durationAt: (url) => remoteDuration(url, egress.url),
     });
     const ingest = new IngestService({
       media: mediaRepo,

@@ -180,7 +180,7 @@ describe('link import', () => {
     await page.goto(`${app.url}${libraryPath(mine._id)}`);
 
     const dialog = await openLinkTab(page, `http://127.0.0.1:${site.trap.port}/video.mp4`);
-    await expect.poll(() => status(page).innerText()).toBe(MSG_EXTERNAL.invalidUrl);
+    await expect.poll(() => status(page).innerText()).toBe(MSG_EXTERNAL.httpsRequired);
     expect(await dialog.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
 
     const input = dialog.getByLabel('Link to a video, playlist or channel');
@@ -214,9 +214,10 @@ describe('link import', () => {
     await shot(page, 'link-choose-375');
     await choose.getByRole('button', { name: 'Cancel' }).click();
 
-    // A single video into a new library: its name is generated after 1 to 3 s, the input disabled meanwhile.
+    // A single video into a new library (its length read from the file): its name is generated
+    // after 1 to 3 s, the input disabled meanwhile.
     await input.fill(site.urls.mp4);
-    await expect.poll(() => status(page).innerText(), { timeout: 30_000 }).toBe(MSG_EXTERNAL.ready);
+    await expect.poll(() => status(page).innerText(), { timeout: 30_000 }).toBe(MSG_EXTERNAL.readyWithVideos(1, '0:03', false));
     await dialog.getByRole('button', { name: 'Upload' }).click();
     const confirm = page.getByRole('dialog', { name: MSG_EXTERNAL.confirmTitle });
     await confirm.getByRole('checkbox', { name: 'Add to a new library' }).click();

@@ -39,26 +39,29 @@ const add = (url: string) =>
 const balance = () => t.server.ledger.balance(owner.userId);
 
 describe('link info (peek and unwind)', () => {
-  it('reads a direct MP4 link as one video', async () => {
+  it('reads a direct MP4 link as one video, its length from the file (yt-dlp lists none)', async () => {
     const r = await peek(site.urls.mp4);
     expect(r.status).toBe(200);
     expect(r.body.data!.type).toBe('single');
     expect(r.body.data!.videos).toHaveLength(1);
     expect(r.body.data!.videos[0]!.url).toBe(site.urls.mp4);
     expect(r.body.data!.videos[0]!.uniqueId).toMatch(/^ext1-url-/);
+    expect(r.body.data!.videos[0]!.duration).toBeCloseTo(3, 1);
   });
 
-  it('reads a page with a <video> as one video titled like the page', async () => {
+  it("reads a page with a <video> as one video titled like the page, its length from the page's video", async () => {
     const r = await peek(site.urls.page);
     expect(r.status).toBe(200);
     expect(r.body.data!.type).toBe('single');
     expect(r.body.data!.videos[0]!.title).toContain('Eagle in flight');
+    expect(r.body.data!.videos[0]!.duration).toBeCloseTo(3, 1);
   });
 
-  it('reads an HLS playlist as one video', async () => {
+  it('reads an HLS playlist as one video, its length from the playlist', async () => {
     const r = await peek(site.urls.hls);
     expect(r.status).toBe(200);
     expect(r.body.data!.type).toBe('single');
+    expect(r.body.data!.videos[0]!.duration).toBeCloseTo(4, 0);
   });
 
   it('reads an RSS feed as a playlist of its 3 videos with titles, durations and dates; unwind lists them too', async () => {
@@ -94,11 +97,16 @@ describe('link info (peek and unwind)', () => {
 });
 
 describe('refused links', () => {
-  it('refuses http and file links as not valid', async () => {
-    for (const url of [`http://127.0.0.1:${site.trap.port}/video.mp4`, 'file:///etc/passwd', 'ftp://example.com/x.mp4', 'not a url']) {
+  it('refuses an http link saying https is needed, and file and other links as not valid', async () => {
+    for (const [url, message] of [
+      [`http://127.0.0.1:${site.trap.port}/video.mp4`, MSG_EXTERNAL.httpsRequired],
+      ['file:///etc/passwd', MSG_EXTERNAL.invalidUrl],
+      ['ftp://example.com/x.mp4', MSG_EXTERNAL.invalidUrl],
+      ['not a url', MSG_EXTERNAL.invalidUrl],
+    ] as const) {
       const r = await peek(url);
       expect(r.status, url).toBe(400);
-      expect(r.body.error!.message, url).toBe(MSG_EXTERNAL.invalidUrl);
+      expect(r.body.error!.message, url).toBe(message);
     }
     expect(site.trap.connections).toBe(0);
   });
@@ -151,8 +159,11 @@ describe('import', () => {
     expect(first.status, first.error?.message).toBe('completed');
     expect(first.metadata.video.duration).toBeCloseTo(3, 0);
     expect(first.metadata.video.originalMediaSize).toBeGreaterThan(0);
-    expect(first.uniqueId).toBe((await peek(site.urls.mp4)).body.data!.videos[0]!.uniqueId);
+    const listed = (await peek(site.urls.mp4)).body.data!.videos[0]!;
+    expect(first.uniqueId).toBe(listed.uniqueId);
     expect(await balance()).toBe(before - ingestCost(first.metadata.video.duration));
+    // What the link's reading said it would cost is what was charged (issue 37).
+    expect(await balance()).toBe(before - ingestCost(listed.duration!));
   }, 240_000);
 
   it('refuses the same video again: it is already in the library', async () => {

@@ -49,7 +49,11 @@ describe('ExternalService.checkUrl', () => {
     expect(await refusal(url)).toBe(MSG_EXTERNAL.unsupported);
   });
 
-  it.each(['http://video.example/v.mp4', 'file:///etc/passwd', 'ftp://video.example/v.mp4', 'video.example/v.mp4', '', 'https://'])(
+  it('refuses an http link saying that https is needed', async () => {
+    expect(await refusal('http://video.example/v.mp4')).toBe(MSG_EXTERNAL.httpsRequired);
+  });
+
+  it.each(['file:///etc/passwd', 'ftp://video.example/v.mp4', 'video.example/v.mp4', '', 'https://'])(
     'refuses %s as not a valid URL',
     async (url) => {
       expect(await refusal(url)).toBe(MSG_EXTERNAL.invalidUrl);
@@ -86,5 +90,41 @@ describe('link reads', () => {
     expect((err as AppError).code).toBe('rate_limited');
     expect((err as AppError).message).toBe(MSG_EXTERNAL.tooManyReads);
     expect(reads).toBe(0);
+  });
+
+  /** A service whose yt-dlp answers `listing`, and whose header reader answers `seconds` for any link, recording them. */
+  function reading(listing: object, seconds: number | null) {
+    const asked: string[] = [];
+    const svc = new ExternalService({
+      allowLoopback: new Set(),
+      resolve,
+      workDir: '/tmp/clipseek-unit-links',
+      rates: { count: async () => 0, record: async () => undefined },
+      reader: { info: async () => listing },
+      durationAt: async (url: string) => (asked.push(url), seconds),
+    } as unknown as ExternalDeps);
+    return { svc, asked };
+  }
+
+  it("gives a single video without a listed length the length of its file's headers (what indexing charges for)", async () => {
+    // yt-dlp's reading of a page with a <video>: the page is the link, the file is what is downloaded.
+    const { svc, asked } = reading(
+      { title: 'Eagle', webpage_url: 'https://video.example/page.html', url: 'https://video.example/eagle.mp4' },
+      20,
+    );
+    const info = await svc.peek({ id: 'u1' } as never, 'https://video.example/page.html');
+    expect(info.videos.map((v) => v.duration)).toEqual([20]);
+    expect(asked).toEqual(['https://video.example/eagle.mp4']);
+  });
+
+  it('reads no headers when the listing has the length, nor for a private address; an unreadable file stays unknown', async () => {
+    const listed = reading({ title: 'Listed', webpage_url: 'https://video.example/a.mp4', duration: 12 }, 99);
+    expect((await listed.svc.peek({ id: 'u1' } as never, 'https://video.example/a.mp4')).videos[0]!.duration).toBe(12);
+    expect(listed.asked).toEqual([]);
+    const hidden = reading({ title: 'Hidden', webpage_url: 'https://video.example/p.html', url: 'https://10.0.0.1/x.mp4' }, 99);
+    expect((await hidden.svc.peek({ id: 'u1' } as never, 'https://video.example/p.html')).videos[0]!.duration).toBeNull();
+    expect(hidden.asked).toEqual([]);
+    const unreadable = reading({ title: 'Odd', webpage_url: 'https://video.example/odd' }, null);
+    expect((await unreadable.svc.peek({ id: 'u1' } as never, 'https://video.example/odd')).videos[0]!.duration).toBeNull();
   });
 });

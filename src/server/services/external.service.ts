@@ -12,6 +12,7 @@ import {
   EXTERNAL_MAX_SECONDS,
   ingestCost,
   isHttpsUrl,
+  linkUrlProblem,
   MSG_EXTERNAL,
   MSG_LIB,
   recogniseYouTube,
@@ -49,6 +50,12 @@ export interface ExternalDeps {
   workDir: string;
   /** Seconds a media's duration is checked against after the download (ffprobe). */
   durationOf(file: string): Promise<number | null>;
+  /**
+   * Seconds of the video at an https link, read from its headers through the egress proxy, or null:
+   * for a single video whose listing gives no length (a direct file, a page's <video>, an HLS
+   * playlist), so the estimate shown before adding is what indexing will charge.
+   */
+  durationAt?(url: string): Promise<number | null>;
 }
 
 /** A download that did not produce a usable file; ingest marks the media failed with it. */
@@ -145,10 +152,11 @@ export class ExternalService {
   /** Each read starts a yt-dlp process: a few at once here, and a per-user budget across processes. */
   private readonly reads = pLimit(EXTERNAL_READS_AT_ONCE);
 
-  /** 'Please enter a valid URL.' unless https; the unsupported message when it points somewhere private. */
+  /** Refused unless https (an http link is told so); the unsupported message when it points somewhere private. */
   async checkUrl(raw: string): Promise<string> {
     const url = raw.trim();
-    if (!isHttpsUrl(url)) throw badRequest(MSG_EXTERNAL.invalidUrl);
+    const problem = linkUrlProblem(url);
+    if (problem) throw badRequest(problem);
     const u = new URL(url);
     try {
       await checkHost(u.hostname, Number(u.port || 443), { allow: this.d.allowLoopback, resolve: this.d.resolve });
@@ -175,7 +183,28 @@ export class ExternalService {
   /** Link info of any link: one video, or the videos of a playlist or channel (flat). */
   async peek(user: UserRow, raw: string): Promise<LinkInfo> {
     const url = await this.checkUrl(raw);
-    return toLinkInfo(await this.read(user, url, true), url);
+    const listing = await this.read(user, url, true);
+    return this.withLength(toLinkInfo(listing, url), listing);
+  }
+
+  /**
+   * A single video's length when its listing gives none (yt-dlp reads none from a direct file, a
+   * page's <video> or an HLS playlist): read from the file's own headers, the length indexing will
+   * charge for, so the estimate is the charge. Left unknown when it cannot be read.
+   */
+  private async withLength(info: LinkInfo, listing: YtInfo): Promise<LinkInfo> {
+    const video = info.type === 'single' && info.videos.length === 1 ? info.videos[0]! : null;
+    if (!video || video.duration !== null || !this.d.durationAt) return info;
+    const target = listing.url && isHttpsUrl(listing.url) ? listing.url : video.url;
+    const duration = await this.reads(async () => {
+      try {
+        await this.checkUrl(target);
+      } catch {
+        return null;
+      }
+      return this.d.durationAt!(target);
+    });
+    return duration === null ? info : { ...info, videos: [{ ...video, duration }] };
   }
 
   /** The videos of a playlist or channel link. */
@@ -236,7 +265,8 @@ export class ExternalService {
   async add(user: UserRow, libraryId: string, folderId: string, raw: string): Promise<ExternalAddAnswer> {
     const folder = await this.destination(user, libraryId, folderId);
     const url = await this.checkUrl(raw);
-    const info = toLinkInfo(await this.read(user, url, true), url);
+    const listing = await this.read(user, url, true);
+    const info = await this.withLength(toLinkInfo(listing, url), listing);
     if (info.type !== 'single' || info.videos.length !== 1) throw badRequest(MSG_EXTERNAL.playlistNeedsChoice);
     const video = info.videos[0]!;
     if (video.duration !== null) {

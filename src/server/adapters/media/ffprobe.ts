@@ -324,3 +324,29 @@ export async function pictureWebp(input: string, maxSide: number, quality = 82):
   if (!stdout.length) throw new Error('ffmpeg gave no picture');
   return withRiffSize(stdout);
 }
+
+/**
+ * Seconds of the video at an https `url`, from its headers only (a playlist from its list), or null
+ * when it cannot be read in `timeoutMs`. Every connection goes through `proxy` (the egress check):
+ * the option for the first, the environment (which ffmpeg's TLS honours) for the rest, such as a
+ * playlist's segments; only https may be opened (no file, no plain http).
+ */
+export async function remoteDuration(url: string, proxy: string, timeoutMs = 20_000): Promise<number | null> {
+  try {
+    const { stdout } = await execTool(
+      tools.ffprobe,
+      [
+        ...['-v', 'error', '-protocol_whitelist', 'https,tls,tcp,httpproxy', '-http_proxy', proxy, '-rw_timeout', '10000000'],
+        ...['-show_entries', 'format=duration', '-of', 'json', url],
+      ],
+      {
+        timeout: timeoutMs,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', http_proxy: proxy, https_proxy: proxy, no_proxy: '' },
+      },
+    );
+    const seconds = Number((JSON.parse(stdout) as { format?: { duration?: string } }).format?.duration);
+    return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+  } catch {
+    return null;
+  }
+}

@@ -60,12 +60,14 @@ export function ConfirmAddDialog({
     return () => clearTimeout(timer);
   }, [newLibrary, info]);
 
-  const durations = videos.map((v) => v.duration ?? 0);
+  const durations = videos.map((v) => v.duration);
   const balance = creditsSnap.info?.creditsLeft ?? null;
+  // What indexing will charge for these videos (the charge's own rule, contract ingestCost); unknown
+  // while a length is unknown, and then said so rather than guessed.
   const figures = balance === null ? null : importCredits(durations, balance);
-  const short = figures !== null && !canAfford(figures.left, figures.approx);
+  const short = figures !== null && figures.approx !== null && !canAfford(figures.left, figures.approx);
   const youtube = videos.some((v) => recogniseYouTube(v.url)) || Boolean(recogniseYouTube(info.videos[0]?.url ?? ''));
-  const knownTotal = durations.reduce((a, b) => a + b, 0);
+  const knownTotal = durations.reduce<number>((a, b) => a + (b ?? 0), 0);
   const reason = adding ? null : short ? MSG_EXTERNAL.notEnoughCredits : videos.length === 0 ? MSG_EXTERNAL.selectOne : null;
 
   return (
@@ -98,7 +100,9 @@ export function ConfirmAddDialog({
       </p>
       {figures && (
         <p className="link-confirm__credits" data-testid="import-credits">
-          {MSG_EXTERNAL.creditsSummary(figures.approx, figures.left, figures.after)}
+          {figures.approx === null || figures.after === null
+            ? MSG_EXTERNAL.creditsUnknown(figures.left)
+            : MSG_EXTERNAL.creditsSummary(figures.approx, figures.left, figures.after)}
         </p>
       )}
       {short && (

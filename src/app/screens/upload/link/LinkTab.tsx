@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-  isHttpsUrl,
   libraryPath,
+  linkUrlProblem,
   LINK_INFO_DEBOUNCE_MS,
   MSG_EXTERNAL,
   type ExternalAddAnswer,
@@ -56,7 +56,8 @@ export function LinkTab({
     const controller = new AbortController();
     setStatus({ kind: 'loading' });
     const timer = setTimeout(() => {
-      if (!isHttpsUrl(value)) return setStatus({ kind: 'error', message: MSG_EXTERNAL.invalidUrl });
+      const problem = linkUrlProblem(value);
+      if (problem) return setStatus({ kind: 'error', message: problem });
       if (addedUrls.has(value)) return setStatus({ kind: 'error', message: MSG_EXTERNAL.alreadyAdded });
       externalApi.peek(value, controller.signal).then(
         (info) => {
