@@ -9,6 +9,31 @@ export const WATERMARK_CREDITS_PER_MINUTE = 250;
 export const ingestCost = (seconds: number) => Math.ceil((Math.max(MIN_INGEST_SECONDS, seconds) / 3600) * CREDITS_PER_INGEST_HOUR);
 /** Credits to download `seconds` without the watermark: ceil(seconds / 60 × 250). */
 export const watermarkRemovalCost = (seconds: number) => Math.ceil((seconds / 60) * WATERMARK_CREDITS_PER_MINUTE);
+/** A time as renders take it: to the millisecond. */
+export const renderTime = (seconds: number) => Math.round(seconds * 1000) / 1000;
+
+/** A range of one media in a render; with `mediaDuration`, an end past the media's end counts to its end, as the server cuts it. */
+export interface RenderRange {
+  start: number;
+  end: number;
+  mediaDuration?: number | null;
+}
+
+/** Seconds one render of `ranges` lasts, measured as the server measures it before charging. */
+export function renderSeconds(ranges: readonly RenderRange[]): number {
+  return ranges.reduce((sum, r) => {
+    const end =
+      r.mediaDuration === undefined || r.mediaDuration === null ? renderTime(r.end) : Math.min(renderTime(r.end), r.mediaDuration);
+    return sum + (end - renderTime(r.start));
+  }, 0);
+}
+
+/**
+ * Credits one render of `ranges` without the watermark costs: the server charges exactly this, and
+ * the app shows exactly this before anyone chooses it.
+ */
+export const renderCredits = (ranges: readonly RenderRange[]) => watermarkRemovalCost(renderSeconds(ranges));
+
 /** Seconds of ingest the balance pays for. */
 export const ingestLeftSeconds = (credits: number) => Math.max(0, (credits / CREDITS_PER_INGEST_HOUR) * 3600);
 /** Seconds of storage left: 3600 × the remaining storage hours. */

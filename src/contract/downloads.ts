@@ -30,6 +30,11 @@ export const MSG_DOWNLOAD = {
   failedTitle: 'Download Failed',
   failed: (message: string) => `Failed to download moments: ${message}`,
   removeWatermark: 'Remove watermark',
+  /** Under 'Remove watermark': what it costs and what is left ('96 credits · 19,440 left', '17 credits per file · …'). */
+  removeWatermarkCost: (cost: number, balance: number, per?: 'per file' | 'per moment') =>
+    `${cost.toLocaleString('en-US')} credits${per ? ` ${per}` : ''} · ${Math.floor(balance).toLocaleString('en-US')} left`,
+  /** On a download's button or format while the watermark is to be removed: what it will cost. */
+  credits: (cost: number) => `${cost.toLocaleString('en-US')} credits`,
   toastMs: 3000,
 } as const;
 

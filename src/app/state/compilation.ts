@@ -1,18 +1,26 @@
 // The merge dialog's download (libraries spec sections 7-9): the server's compilation render of the
-// editor's clips in their order and ranges, MP4 only, with the watermark choice of every download.
+// editor's clips in their order and ranges, MP4 only, without the watermark only when chosen for it.
 import { MSG_DOWNLOAD, MSG_MERGE, MSG_RENDER, RENDER_DEFAULT_HEIGHT, momentFilename, type CompilationClip } from '../../contract';
 import { isApiError } from '../api/ApiError';
 import { renderingApi } from '../api/instance';
 import { refreshCredits } from './credits';
-import { downloadCost, downloadOptions, saveAs } from './downloads';
+import { downloadCost, saveAs } from './downloads';
 import { awaitRender, RenderFailedError, withRetry } from './renderPolling';
 import { showProgressToast, showToast } from './toasts';
 
-/** Renders `clips` as one MP4 (retried, polled) and saves it as `{library}_compilation.mp4`. Resolves true when saved. */
-export async function downloadCompilation(clips: CompilationClip[], libraryName: string): Promise<boolean> {
-  const removeWatermark = downloadOptions.removeWatermark;
-  const seconds = clips.reduce((s, c) => s + (c.end - c.start), 0);
-  const { cost, balance, enough } = downloadCost(seconds, 'mp4', removeWatermark);
+/** One compilation render of `clips` (each with its media's length, which cuts a range past the end). */
+export type CompilationRange = CompilationClip & { mediaDuration?: number | null };
+
+/** What the compilation of `clips` costs without the watermark: the server's charge (contract renderCredits). */
+export const compilationCost = (clips: readonly CompilationRange[], removeWatermark: boolean) =>
+  downloadCost([clips], 'mp4', removeWatermark);
+
+/**
+ * Renders `clips` as one MP4 (retried, polled) and saves it as `{library}_compilation.mp4`, without
+ * the watermark only when the person chose it for this download. Resolves true when saved.
+ */
+export async function downloadCompilation(clips: CompilationRange[], libraryName: string, removeWatermark: boolean): Promise<boolean> {
+  const { cost, balance, enough } = compilationCost(clips, removeWatermark);
   const insufficient = () =>
     showToast(MSG_RENDER.insufficientCredits(cost, balance), {
       title: MSG_RENDER.insufficientCreditsTitle,
@@ -28,7 +36,13 @@ export async function downloadCompilation(clips: CompilationClip[], libraryName:
   try {
     const url = await withRetry(() =>
       awaitRender(
-        () => renderingApi.compilation({ clips, height: RENDER_DEFAULT_HEIGHT, filename, watermark: !removeWatermark }),
+        () =>
+          renderingApi.compilation({
+            clips: clips.map(({ libraryId, mediaId, start, end }) => ({ libraryId, mediaId, start, end })),
+            height: RENDER_DEFAULT_HEIGHT,
+            filename,
+            watermark: !removeWatermark,
+          }),
         (id) => renderingApi.status(id),
         (p) => toast.update(p),
       ),

@@ -1,28 +1,20 @@
 // Taking moments out (libraries spec sections 7-9): server renders polled to completion, retried
 // with backoff, saved under the spec's names, with the spec's progress and outcome toasts.
-import { proxy } from 'valtio';
 import {
   MSG_DOWNLOAD,
   MSG_RENDER,
   RENDER_DEFAULT_HEIGHT,
-  RENDER_WATERMARK_DEFAULT,
   momentFilename,
+  renderCredits,
   toSrt,
-  watermarkRemovalCost,
   type MomentDownloadFormat,
+  type RenderRange,
 } from '../../contract';
 import { isApiError } from '../api/ApiError';
 import { renderingApi, searchApi } from '../api/instance';
 import { credits, refreshCredits } from './credits';
 import { awaitRender, RenderFailedError, withRetry } from './renderPolling';
 import { showProgressToast, showToast } from './toasts';
-
-/** The download choices people keep while they work: the watermark switch. */
-export const downloadOptions = proxy({ removeWatermark: !RENDER_WATERMARK_DEFAULT });
-
-export const setRemoveWatermark = (on: boolean) => {
-  downloadOptions.removeWatermark = on;
-};
 
 /** Saves `href` (a signed URL with Content-Disposition: attachment, or a blob: URL) as `filename`. */
 export function saveAs(href: string, filename: string) {
@@ -43,15 +35,39 @@ export interface MomentToTake {
   end: number;
   libraryName: string;
   mediaName: string;
+  /** The media's length: a range past its end is rendered, and paid for, to its end. */
+  mediaDuration?: number | null;
 }
 
-/** The credits a download would cost and whether the balance covers it (a GIF and an MP4 each pay). */
-export function downloadCost(seconds: number, format: MomentDownloadFormat, removeWatermark: boolean) {
-  const renders = format === 'both' ? 2 : format === 'srt' ? 0 : 1;
-  const cost = removeWatermark ? renders * watermarkRemovalCost(seconds) : 0;
+/** What one moment's render covers, as the server measures it. */
+const rangeOf = (m: Pick<MomentToTake, 'start' | 'end' | 'mediaDuration'>): RenderRange => ({
+  start: m.start,
+  end: m.end,
+  mediaDuration: m.mediaDuration,
+});
+
+/**
+ * The credits taking out `renders` (each one server render of its ranges) in `format` would cost,
+ * and whether the balance covers it: a GIF and an MP4 each pay, the watermark-free price of each
+ * render is the server's own (contract renderCredits), and nothing is paid unless the person chose
+ * to remove the watermark for this download.
+ */
+export function downloadCost(renders: ReadonlyArray<readonly RenderRange[]>, format: MomentDownloadFormat, removeWatermark: boolean) {
+  const files = format === 'both' ? 2 : format === 'srt' ? 0 : 1;
+  const cost = removeWatermark ? files * renders.reduce((sum, ranges) => sum + renderCredits(ranges), 0) : 0;
   const balance = credits.info?.creditsLeft ?? 0;
   return { cost, balance, enough: cost <= balance };
 }
+
+/** The cost of one moment (one render a file), or of selected moments (one render each, each priced on its own). */
+export const momentCost = (m: MomentToTake, format: MomentDownloadFormat, removeWatermark: boolean) =>
+  downloadCost([[rangeOf(m)]], format, removeWatermark);
+export const momentsCost = (list: readonly MomentToTake[], format: MomentDownloadFormat, removeWatermark: boolean) =>
+  downloadCost(
+    list.map((m) => [rangeOf(m)]),
+    format,
+    removeWatermark,
+  );
 
 /** Renders one file of a moment (with retries) and saves it; `onProgress` gets 0..1. */
 async function takeOne(m: MomentToTake, kind: 'mp4' | 'gif' | 'srt', watermark: boolean, onProgress: (p: number) => void) {
@@ -93,18 +109,19 @@ const insufficient = (cost: number, balance: number) =>
   });
 
 /** Checks the balance for a watermark-free download; tells the user and answers false when short. */
-function affordable(seconds: number, format: MomentDownloadFormat, removeWatermark: boolean) {
-  const { cost, balance, enough } = downloadCost(seconds, format, removeWatermark);
+function affordable({ cost, balance, enough }: ReturnType<typeof downloadCost>) {
   if (!enough) insufficient(cost, balance);
   return enough;
 }
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** One moment as MP4, GIF, both or SRT, with a progress toast until done. Resolves true when saved. */
-export async function downloadMoment(m: MomentToTake, format: MomentDownloadFormat): Promise<boolean> {
-  const removeWatermark = downloadOptions.removeWatermark;
-  if (format !== 'srt' && !affordable(m.end - m.start, format, removeWatermark)) return false;
+/**
+ * One moment as MP4, GIF, both or SRT, with a progress toast until done; without the watermark only
+ * when the person chose it for this download. Resolves true when saved.
+ */
+export async function downloadMoment(m: MomentToTake, format: MomentDownloadFormat, removeWatermark: boolean): Promise<boolean> {
+  if (format !== 'srt' && !affordable(momentCost(m, format, removeWatermark))) return false;
   const kinds = format === 'both' ? (['mp4', 'gif'] as const) : ([format] as const);
   const toast = format === 'srt' ? null : showProgressToast(MSG_DOWNLOAD.progressText, { title: MSG_DOWNLOAD.progressTitle(format) });
   try {
@@ -114,7 +131,7 @@ export async function downloadMoment(m: MomentToTake, format: MomentDownloadForm
   } catch (e) {
     toast?.done();
     if (isApiError(e) && e.code === 'payment_required') {
-      const { cost, balance } = downloadCost(m.end - m.start, format, removeWatermark);
+      const { cost, balance } = momentCost(m, format, removeWatermark);
       insufficient(cost, balance);
     } else if (e instanceof RenderFailedError) {
       showToast(e.message, { title: e.title, tone: 'error', durationMs: MSG_DOWNLOAD.toastMs });
@@ -130,11 +147,13 @@ export async function downloadMoment(m: MomentToTake, format: MomentDownloadForm
 }
 
 /** Several selected moments, one after another, each as `format`; failures are reported per moment. */
-export async function downloadMoments(list: MomentToTake[], format: Exclude<MomentDownloadFormat, 'both'>): Promise<number> {
+export async function downloadMoments(
+  list: MomentToTake[],
+  format: Exclude<MomentDownloadFormat, 'both'>,
+  removeWatermark: boolean,
+): Promise<number> {
   if (!list.length) return 0;
-  const removeWatermark = downloadOptions.removeWatermark;
-  const seconds = list.reduce((s, m) => s + (m.end - m.start), 0);
-  if (format !== 'srt' && !affordable(seconds, format, removeWatermark)) return 0;
+  if (format !== 'srt' && !affordable(momentsCost(list, format, removeWatermark))) return 0;
   const toast = showProgressToast(MSG_DOWNLOAD.selectionText, { title: MSG_DOWNLOAD.selectionTitle(list.length) });
   let saved = 0;
   let lastError = '';

@@ -10,14 +10,17 @@ export function Menu({
   children,
   align = 'end',
   label,
+  onOpenChange,
 }: {
   trigger: ReactNode;
   children: ReactNode;
   align?: 'start' | 'end';
   label?: string;
+  /** Told when the menu opens or closes (a menu whose choices start afresh each time it opens). */
+  onOpenChange?: (open: boolean) => void;
 }) {
   return (
-    <DropdownMenu.Root modal={false}>
+    <DropdownMenu.Root modal={false} onOpenChange={onOpenChange}>
       <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content className="menu" align={align} sideOffset={8} aria-label={label}>

@@ -13,7 +13,10 @@ import {
   RENDER_WATERMARK_DEFAULT,
   sanitiseFilename,
   toSrt,
-  watermarkRemovalCost,
+  renderCredits,
+  renderSeconds,
+  renderTime,
+  type RenderRange,
   type CompilationBody,
   type GifBody,
   type RenderAnswer,
@@ -94,7 +97,6 @@ export interface RenderDeps {
   now?: () => Date;
 }
 
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
 const failedMessage = (kind: RenderRow['kind']) => (kind === 'gif' ? MSG_RENDER.gifFailed : MSG_RENDER.compilationFailed);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -115,11 +117,13 @@ export class RenderService {
     const m = await this.d.media.owned(user.id, c.libraryId, c.mediaId);
     if (m.kind === 'image') throw badRequest(kind === 'gif' ? MSG_RENDER.imageGif : MSG_RENDER.mergeImages);
     if (m.status !== 'completed' || m.duration === null) throw new AppError('conflict', MSG_RENDER.mediaNotReady);
-    const start = round3(c.start);
-    const end = round3(c.end);
+    const start = renderTime(c.start);
+    const end = renderTime(c.end);
     if (!(start < end)) throw badRequest(MSG_RENDER.startBeforeEnd);
     if (end > m.duration + END_SLACK) throw badRequest(MSG_RENDER.outsideMedia(m.duration));
-    return { mediaId: m.id, libraryId: m.library_id, start, end: Math.min(end, m.duration), name: m.name };
+    // What is measured and charged: the request's range against the media's end (contract renderSeconds).
+    const range: RenderRange = { start: c.start, end: c.end, mediaDuration: m.duration };
+    return { mediaId: m.id, libraryId: m.library_id, start, end: Math.min(end, m.duration), name: m.name, range };
   }
 
   /** POST /rendering/compilation/v2. */
@@ -127,14 +131,14 @@ export class RenderService {
     if (body.clips.length > RENDER_MAX_CLIPS) throw badRequest(MSG_RENDER.tooManyClips);
     const clips = [];
     for (const c of body.clips) clips.push(await this.checkedClip(user, c, 'compilation'));
-    const total = clips.reduce((s, c) => s + (c.end - c.start), 0);
-    if (total > RENDER_MAX_SECONDS + 1e-6) throw badRequest(MSG_RENDER.tooLong);
+    const ranges = clips.map((c) => c.range);
+    if (renderSeconds(ranges) > RENDER_MAX_SECONDS + 1e-6) throw badRequest(MSG_RENDER.tooLong);
     const fallback = clips.length === 1 ? clips[0]!.name.replace(/\.[^.]+$/, '') : 'clipseek-compilation';
     return this.submit(user, {
       kind: 'compilation',
-      spec: { clips: clips.map(({ name: _name, ...c }) => c), height: body.height ?? RENDER_DEFAULT_HEIGHT },
+      spec: { clips: clips.map(({ name: _name, range: _range, ...c }) => c), height: body.height ?? RENDER_DEFAULT_HEIGHT },
       watermark: body.watermark ?? RENDER_WATERMARK_DEFAULT,
-      duration: total,
+      ranges,
       filename: sanitiseFilename(body.filename, fallback, 'mp4'),
     });
   }
@@ -145,26 +149,27 @@ export class RenderService {
    */
   async gif(user: UserRow, libraryId: string, mediaId: string, body: GifBody) {
     const clip = await this.checkedClip(user, { libraryId, mediaId, start: body.start, end: body.end }, 'gif');
-    const duration = clip.end - clip.start;
-    if (duration > GIF_MAX_SECONDS + 1e-6) throw badRequest(MSG_RENDER.gifTooLong);
-    const { name, ...c } = clip;
+    if (renderSeconds([clip.range]) > GIF_MAX_SECONDS + 1e-6) throw badRequest(MSG_RENDER.gifTooLong);
+    const { name, range, ...c } = clip;
     return this.submit(user, {
       kind: 'gif',
       spec: { clips: [c], height: 0 },
       watermark: body.watermark ?? RENDER_WATERMARK_DEFAULT,
-      duration,
+      ranges: [range],
       filename: sanitiseFilename(body.filename, name.replace(/\.[^.]+$/, ''), 'gif'),
     });
   }
 
   private async submit(
     user: UserRow,
-    r: { kind: RenderRow['kind']; spec: RenderSpec; watermark: boolean; duration: number; filename: string },
+    r: { kind: RenderRow['kind']; spec: RenderSpec; watermark: boolean; ranges: RenderRange[]; filename: string },
   ): Promise<{ status: 200 | 202; answer: RenderAnswer }> {
+    const duration = renderSeconds(r.ranges);
     const requestKey = createHash('sha256')
       .update(JSON.stringify([r.kind, r.spec.height, r.watermark, r.spec.clips.map((c) => [c.mediaId, c.start, c.end])]))
       .digest('hex');
-    const cost = r.watermark ? 0 : watermarkRemovalCost(r.duration);
+    // The figure the app showed for the choice (contract renderCredits), nothing else.
+    const cost = r.watermark ? 0 : renderCredits(r.ranges);
     const existing = await this.d.renders.findByKey(user.id, requestKey);
     // A short balance is refused before anything runs; a render already made (and paid) is reused as is.
     if (cost > 0 && (!existing || existing.status === 'failed')) {
@@ -182,7 +187,7 @@ export class RenderService {
       request_key: requestKey,
       spec: r.spec,
       watermark: r.watermark,
-      duration: r.duration,
+      duration,
       cost,
       filename: r.filename,
       expires_at: new Date(this.now().getTime() + RENDER_OUTPUT_TTL_MS),

@@ -5,8 +5,7 @@ import { SequenceEngine, type SequenceEngineState } from '../../../engine/sequen
 import type { SequenceClip } from '../../../engine/sequence/sequenceModel';
 import { buildCompilationPreview, stopCompileWorkers } from '../../../workers/compile/compileClient';
 import { useCredits } from '../../hooks/useCredits';
-import { downloadCompilation } from '../../state/compilation';
-import { downloadCost, downloadOptions, setRemoveWatermark } from '../../state/downloads';
+import { compilationCost, downloadCompilation, type CompilationRange } from '../../state/compilation';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
 import { showToast } from '../../state/toasts';
 import { Button, IconButton } from '../../ui/Button';
@@ -104,7 +103,8 @@ export default function MergeDialog({
   const [preview, setPreview] = useState<{ url: string; ms: number } | null>(null);
   const [building, setBuilding] = useState(false);
   const [downloading, setDownloading] = useState(false);
-  const { removeWatermark } = useSnapshot(downloadOptions);
+  // Paying is a choice made each time: off whenever the editor opens.
+  const [removeWatermark, setRemoveWatermark] = useState(false);
   const { info } = useCredits();
   useSessionSound(videoA);
   useSessionSound(videoB);
@@ -180,8 +180,14 @@ export default function MergeDialog({
 
   const blocked = clipsBlockedReason(state.clips);
   const poster = state.clips[0] && tokensReady ? (pictureUrl(state.clips[0]) ?? undefined) : undefined;
-  const seconds = state.duration;
-  const { cost } = downloadCost(seconds, 'mp4', true);
+  const ranges: CompilationRange[] = state.clips.map((c) => ({
+    libraryId: c.extendedMediaId.libraryId,
+    mediaId: c.extendedMediaId.mediaId,
+    start: c.beginEndTimestamp.startTime,
+    end: c.beginEndTimestamp.endTime,
+    mediaDuration: c.mediaDuration,
+  }));
+  const { cost } = compilationCost(ranges, true);
   const balance = info?.creditsLeft ?? 0;
   const firstLibrary = libraries.find((l) => l._id === state.clips[0]?.extendedMediaId.libraryId)?.name ?? 'library';
 
@@ -227,15 +233,7 @@ export default function MergeDialog({
   const download = async () => {
     if (blocked) return;
     setDownloading(true);
-    await downloadCompilation(
-      state.clips.map((c) => ({
-        libraryId: c.extendedMediaId.libraryId,
-        mediaId: c.extendedMediaId.mediaId,
-        start: c.beginEndTimestamp.startTime,
-        end: c.beginEndTimestamp.endTime,
-      })),
-      firstLibrary,
-    );
+    await downloadCompilation(ranges, firstLibrary, removeWatermark);
     setDownloading(false);
   };
 
@@ -268,9 +266,7 @@ export default function MergeDialog({
         <CheckboxControl checked={removeWatermark} onCheckedChange={setRemoveWatermark} label={MSG_DOWNLOAD.removeWatermark} />
         <span>
           {MSG_DOWNLOAD.removeWatermark}
-          <span className="merge-footer__cost muted">
-            {cost.toLocaleString()} credits · {Math.floor(balance).toLocaleString()} left
-          </span>
+          <span className="merge-footer__cost muted">{MSG_DOWNLOAD.removeWatermarkCost(cost, balance)}</span>
         </span>
       </label>
       <span className="merge-footer__spacer" />
@@ -279,6 +275,7 @@ export default function MergeDialog({
       </Button>
       <Button onClick={() => void download()} busy={downloading} disabled={Boolean(blocked)}>
         <IconDownload size={16} /> Download MP4
+        {removeWatermark && <span className="merge-footer__price">{MSG_DOWNLOAD.credits(cost)}</span>}
       </Button>
     </div>
   );

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { DOWNLOAD_FORMAT_LABEL, MSG_DOWNLOAD, type Library, type Media, type Moment } from '../../../contract';
-import { downloadMoments, downloadOptions, setRemoveWatermark } from '../../state/downloads';
+import { useCredits } from '../../hooks/useCredits';
+import { downloadMoments, momentsCost } from '../../state/downloads';
 import { effectiveMoment, momentEdits } from '../../state/momentEdits';
 import { Button } from '../../ui/Button';
 import { IconDownload } from '../../ui/icons';
@@ -10,7 +11,11 @@ import { momentToTake } from '../moment/DownloadMenu';
 
 const FORMATS = ['mp4', 'gif', 'srt'] as const;
 
-/** The selection bar's download: every selected moment (trimmed ranges), one after another. */
+/**
+ * The selection bar's download: every selected moment (trimmed ranges), one after another. As in
+ * every download menu, 'Remove watermark' is off whenever the menu opens and each format says what
+ * it costs while it is on.
+ */
 export function SelectionDownload({
   moments,
   medias,
@@ -21,21 +26,24 @@ export function SelectionDownload({
   libraries: readonly Library[];
 }) {
   const { byMoment } = useSnapshot(momentEdits);
-  const { removeWatermark } = useSnapshot(downloadOptions);
+  const [removeWatermark, setRemoveWatermark] = useState(false);
+  const { info } = useCredits();
   const [busy, setBusy] = useState(false);
+  const list = moments.map((m) => {
+    const shown = effectiveMoment(m, byMoment);
+    const library = libraries.find((l) => l._id === m.libraryId)?.name ?? 'library';
+    return momentToTake(m, shown, medias[m.mediaId], library);
+  });
   const start = async (format: (typeof FORMATS)[number]) => {
     setBusy(true);
-    const list = moments.map((m) => {
-      const shown = effectiveMoment(m, byMoment);
-      const library = libraries.find((l) => l._id === m.libraryId)?.name ?? 'library';
-      return momentToTake(m, shown, medias[m.mediaId], library);
-    });
-    await downloadMoments(list, format);
+    await downloadMoments(list, format, removeWatermark);
     setBusy(false);
   };
+  const perFormat = momentsCost(list, 'mp4', true).cost;
   return (
     <Menu
       label="Download selected moments"
+      onOpenChange={(open) => open && setRemoveWatermark(false)}
       trigger={
         <Button size="sm" variant="secondary" busy={busy} disabled={!moments.length}>
           <IconDownload size={16} /> Download
@@ -43,14 +51,21 @@ export function SelectionDownload({
       }
     >
       <MenuHeader>Download {moments.length} moment(s)</MenuHeader>
-      {FORMATS.map((f) => (
-        <MenuItem key={f} onSelect={() => void start(f)}>
-          {DOWNLOAD_FORMAT_LABEL[f]}
-        </MenuItem>
-      ))}
+      {FORMATS.map((f) => {
+        const cost = f === 'srt' ? 0 : momentsCost(list, f, removeWatermark).cost;
+        return (
+          <MenuItem key={f} onSelect={() => void start(f)}>
+            {DOWNLOAD_FORMAT_LABEL[f]}
+            {cost > 0 && <span className="download-menu__price">{MSG_DOWNLOAD.credits(cost)}</span>}
+          </MenuItem>
+        );
+      })}
       <MenuSeparator />
       <MenuCheckboxItem checked={removeWatermark} onCheckedChange={setRemoveWatermark}>
-        {MSG_DOWNLOAD.removeWatermark}
+        <span className="download-menu__watermark">
+          {MSG_DOWNLOAD.removeWatermark}
+          <span className="download-menu__cost">{MSG_DOWNLOAD.removeWatermarkCost(perFormat, info?.creditsLeft ?? 0)}</span>
+        </span>
       </MenuCheckboxItem>
     </Menu>
   );
