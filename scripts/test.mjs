@@ -1,7 +1,8 @@
 // `npm test`: provisions what a fresh Debian machine lacks, builds the app, then runs every test
-// tier (unit, integration, end-to-end) on embedded PGlite, and the integration tier again on a real
-// PostgreSQL started here. Arguments are passed to vitest (e.g. `npm test -- --project unit`).
-import { execFileSync, spawnSync } from 'node:child_process';
+// tier: unit and browser first, then end-to-end beside integration (on embedded PGlite, then again
+// on a real PostgreSQL started here). Arguments are passed to vitest (e.g. `npm test -- --project
+// unit`), which then runs one pass.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,28 +41,65 @@ process.env.BACKGROUND_IDLE ??= 'false';
 // output, after the PostgreSQL pass: a log read from its tail (CI's) otherwise shows only that pass.
 const reports = [];
 const ownReporter = args.some((a) => a.startsWith('--reporter'));
-const vitest = (label, extra, env = process.env) => {
+/** A vitest pass, started now; resolves to its exit status. `log`: a file its output goes to instead of this terminal. */
+const vitest = (label, extra, { env = process.env, log } = {}) => {
   const report = path.join(os.tmpdir(), `clipseek-vitest-${process.pid}-${reports.length}.json`);
   fs.rmSync(report, { force: true });
   reports.push({ label, report });
   const reporting = ownReporter ? [] : ['--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
-  return run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...reporting, ...extra], { env });
+  const out = log ? fs.openSync(log, 'a') : 'inherit';
+  const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...reporting, ...extra], {
+    cwd: root,
+    env,
+    stdio: ['inherit', out, out],
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      if (log) fs.closeSync(out);
+      resolve(code ?? 1);
+    });
+  });
 };
 
-let failed = 0;
-// 4. Every tier on the embedded defaults.
-failed |= vitest('embedded PGlite', args);
-
-// 5. The integration tier again on a real PostgreSQL (skipped when only some projects were asked for).
-const onlySome = args.some((a) => a.startsWith('--project') || !a.startsWith('-'));
-if (!onlySome || process.env.TEST_POSTGRES === '1') {
+/** The integration tier on a real PostgreSQL started here. */
+async function postgresPass(extra, log) {
   const pg = startPostgres();
   try {
-    console.log(`\n== integration tests on PostgreSQL (${pg.url}) ==`);
-    failed |= vitest('PostgreSQL', ['--project', 'integration', ...args], { ...process.env, TEST_DATABASE_URL: pg.url });
+    const say = `\n== integration tests on PostgreSQL (${pg.url}) ==\n`;
+    if (log) fs.appendFileSync(log, say);
+    else console.log(say);
+    return await vitest('PostgreSQL', ['--project', 'integration', ...extra], { env: { ...process.env, TEST_DATABASE_URL: pg.url }, log });
   } finally {
     pg.stop();
   }
+}
+
+let failed = 0;
+const onlySome = args.some((a) => a.startsWith('--project') || !a.startsWith('-'));
+if (onlySome) {
+  // Some projects or files: one pass on the embedded defaults, and the integration tier again on
+  // PostgreSQL only when asked (TEST_POSTGRES=1).
+  failed |= await vitest('embedded PGlite', args);
+  if (process.env.TEST_POSTGRES === '1') failed |= await postgresPass(args);
+} else {
+  // Everything, in two lanes once the fast tiers are done. The unit and browser tiers run first and
+  // alone: their event-loop and frame-timing checks compare against this machine's quiet. Then the
+  // end-to-end tier (Chromium and one server at a time) runs beside the integration tier, on
+  // embedded PGlite and then on a real PostgreSQL (a server and ffmpeg at a time): each lane leaves
+  // most of a core idle on its own (the serial run used 1.2 of 2 cores, 33-36 min).
+  failed |= await vitest('unit and browser', ['--project', 'unit', '--project', 'browser', ...args]);
+  const laneLog = path.join(os.tmpdir(), `clipseek-integration-lane-${process.pid}.log`);
+  fs.writeFileSync(laneLog, '');
+  console.log(`\n== end-to-end tests here; integration tests beside them (embedded PGlite, then PostgreSQL), their output after ==`);
+  const [e2e, integration] = await Promise.all([
+    vitest('end-to-end', ['--project', 'e2e', ...args]),
+    (async () =>
+      (await vitest('embedded PGlite', ['--project', 'integration', ...args], { log: laneLog })) | (await postgresPass(args, laneLog)))(),
+  ]);
+  failed |= e2e | integration;
+  console.log('\n== integration tests (embedded PGlite, then PostgreSQL) ==');
+  process.stdout.write(fs.readFileSync(laneLog));
+  fs.rmSync(laneLog, { force: true });
 }
 if (failed && !ownReporter) recapFailures();
 process.exit(failed ? 1 : 0);
