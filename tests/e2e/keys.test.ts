@@ -2,14 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, type Library, type Media } from '../../src/contract';
+import { MSG_MERGE, ROUTES, type Library, type Media } from '../../src/contract';
 import { uploadCounterVideo } from '../fixtures/counterVideo';
 import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, waitForVideo, type Viewport } from './harness';
 
 /**
- * Keys in the app's dialogs (issue 37, item 2), as a person presses them: Space plays and pauses the
- * moment dialog wherever focus is in it, and presses only a button the user tabbed to. One account
- * and one indexed counter video (cut at 6 s, so a search finds several moments) serve the tests.
+ * Keys in the app's dialogs (issue 37, items 2 and 3), as a person presses them: Space plays and
+ * pauses the moment dialog wherever focus is in it, and presses only a button the user tabbed to;
+ * Ctrl/Cmd+Z undoes exactly one step of the merge editor wherever focus is in it, and no key inside
+ * a dialog edits the search behind it. One account and one indexed counter video (cut at 6 s, so a
+ * search finds several moments) serve both tests.
  */
 const { app, openBrowser } = e2eSuite();
 const password = 'keys password';
@@ -110,13 +112,17 @@ describe('keys in dialogs (issue 37)', () => {
       expect(await paused(page)).toBe(false);
       await page.keyboard.press('Escape');
       expect(openParam(page)).toBe(opened);
-
-      // A click on the picture pauses and focuses the player; Space there plays.
-      await page.locator(VIDEO).click();
+      // The field blurs itself: focus stays in the dialog (not on the page's body), where Space plays and pauses.
+      expect(await focused(page)).toMatch(/^dialog counter/);
+      await page.keyboard.press('Space');
       await waitForVideo(page, VIDEO, { paused: true }, 5_000);
+
+      // A click on the picture plays and focuses the player; Space there pauses.
+      await page.locator(VIDEO).click();
+      await waitForVideo(page, VIDEO, { paused: false }, 5_000);
       expect(await focused(page)).toMatch(/^video Video counter/);
       await page.keyboard.press('Space');
-      await waitForVideo(page, VIDEO, { paused: false }, 5_000);
+      await waitForVideo(page, VIDEO, { paused: true }, 5_000);
       expect(await dialog.isVisible()).toBe(true);
 
       // The footer's Close, tabbed to, closes on Space: the keyboard's way of pressing it.
@@ -135,6 +141,97 @@ describe('keys in dialogs (issue 37)', () => {
       await waitForVideo(page, VIDEO, { paused: true }, 5_000);
       expect(openParam(page)).toBeTruthy();
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'moment-dialog-focus-375.png') });
+    },
+  );
+
+  it(
+    'Ctrl/Cmd+Z undoes one step of the merge editor wherever focus is, and never edits the search behind',
+    { timeout: 240_000 },
+    async () => {
+      const { page, search, cards } = await searchCounter({ width: 1280, height: 800 });
+      for (const card of (await cards.all()).slice(0, 2)) await card.getByRole('checkbox').check();
+      await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: MSG_MERGE.merge }).click();
+      const dialog = page.getByRole('dialog', { name: MSG_MERGE.dialogTitle });
+      await dialog.getByTestId('sequence-timeline').locator('canvas').waitFor({ timeout: 30_000 });
+      const items = page.getByTestId('merge-clip');
+      await expect.poll(() => items.count()).toBe(2);
+      // The clips in order, by their ranges (the label without its position).
+      const order = () => items.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')!.replace(/^\d+ of \d+: /, '')));
+      const [a, b] = (await order()) as [string, string];
+      expect(a).not.toBe(b);
+      const undo = dialog.getByRole('button', { name: 'Undo', exact: true });
+      const redo = dialog.getByRole('button', { name: 'Redo', exact: true });
+
+      // Two edits: A moves after B, then B is duplicated.
+      await items.first().focus();
+      await page.keyboard.press('Alt+ArrowRight');
+      await expect.poll(order).toEqual([b, a]);
+      await dialog
+        .getByRole('button', { name: /^Duplicate / })
+        .first()
+        .click();
+      await expect.poll(order).toEqual([b, b, a]);
+
+      // Undo, then Redo, by mouse: Redo disables itself, and focus stays in the dialog (on Undo).
+      await undo.click();
+      await expect.poll(order).toEqual([b, a]);
+      await redo.click();
+      await expect.poll(order).toEqual([b, b, a]);
+      expect(await redo.isDisabled()).toBe(true);
+      expect(await focused(page)).toBe('button Undo');
+
+      // One Ctrl+Z: one step, the search behind untouched.
+      await page.keyboard.press('Control+z');
+      await expect.poll(order).toEqual([b, a]);
+      expect([await undo.isEnabled(), await redo.isEnabled()]).toEqual([true, true]);
+      expect(await search.inputValue()).toBe('counter');
+
+      // From the footer (outside the editor's own area), Cmd+Z: the second step; Undo then disables.
+      await dialog.getByRole('button', { name: 'Download MP4' }).focus();
+      await page.keyboard.press('Meta+z');
+      await expect.poll(order).toEqual([a, b]);
+      expect(await undo.isDisabled()).toBe(true);
+      // Once more changes nothing: there is nothing left to undo, and the search stays.
+      await page.keyboard.press('Control+z');
+      expect(await order()).toEqual([a, b]);
+      expect(await search.inputValue()).toBe('counter');
+
+      // Redo from the keyboard: Ctrl+Shift+Z, then Ctrl+Y.
+      await page.keyboard.press('Control+Shift+z');
+      await expect.poll(order).toEqual([b, a]);
+      await page.keyboard.press('Control+y');
+      await expect.poll(order).toEqual([b, b, a]);
+
+      // Undo by mouse until it disables itself: focus moves to Redo, and Ctrl+Shift+Z redoes one step.
+      await undo.click();
+      await expect.poll(order).toEqual([b, a]);
+      await undo.click();
+      await expect.poll(order).toEqual([a, b]);
+      expect(await undo.isDisabled()).toBe(true);
+      expect(await focused(page)).toBe('button Redo');
+      await page.keyboard.press('Control+Shift+z');
+      await expect.poll(order).toEqual([b, a]);
+
+      // A clip's "Move later" (disabled once its clip is last) leaves focus on the moved clip.
+      await dialog
+        .getByRole('button', { name: /^Move .* later$/ })
+        .first()
+        .click();
+      await expect.poll(order).toEqual([a, b]);
+      await expect.poll(() => focused(page)).toMatch(/^li 2 of 2: /);
+      await page.keyboard.press('Control+z');
+      await expect.poll(order).toEqual([b, a]);
+
+      // The page behind never saw a key: its search and its results are as they were.
+      expect(await search.inputValue()).toBe('counter');
+      expect(new URL(page.url()).searchParams.get('text')).toBe('counter');
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'merge-dialog-keys-1280.png') });
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'merge-dialog-keys-375.png') });
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await cards.count()).toBeGreaterThanOrEqual(2);
     },
   );
 });

@@ -1,8 +1,9 @@
 import { Dialog as RadixDialog } from 'radix-ui';
-import { useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert } from './Alert';
 import { Button } from './Button';
 import { IconClose } from './icons';
+import { useFocusStaysIn, useInertPage } from './modal';
 
 export interface DialogProps {
   open: boolean;
@@ -20,14 +21,22 @@ export interface DialogProps {
   initialFocus?: () => HTMLElement | null | undefined;
 }
 
-/** A modal dialog with a title, optional description and a footer of actions. */
+/**
+ * A modal dialog with a title, optional description and a footer of actions. Keys pressed in it stay
+ * in it: the page behind is inert while it is open, key events do not bubble out of it, and focus
+ * that a control drops (by disabling itself) stays in it (`./modal`).
+ */
 export function Dialog({ open, onOpenChange, title, description, children, footer, width = 480, initialFocus }: DialogProps) {
   const opener = useRef<HTMLElement | null>(null);
+  const [content, setContent] = useState<HTMLDivElement | null>(null);
+  useInertPage(open);
+  useFocusStaysIn(content);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="dialog__overlay" />
         <RadixDialog.Content
+          ref={setContent}
           className="dialog__content"
           style={{ maxWidth: width }}
           // Radix gives focus back only to a Dialog.Trigger; these dialogs are opened by plain buttons,
@@ -39,6 +48,9 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
             e.preventDefault();
             first.focus();
           }}
+          // The portal sits in the page's React tree, and in the document under body: without this a
+          // key pressed in the dialog would also reach the page's handlers (React's, document's, window's).
+          onKeyDown={(e) => e.stopPropagation()}
           onCloseAutoFocus={(e) => {
             const el = opener.current;
             opener.current = null;
@@ -159,11 +171,18 @@ export function Sheet({
   width: number;
   children: ReactNode;
 }) {
+  // Modal like a dialog: the page behind takes no keys, not even the browser's undo.
+  useInertPage(open);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="sheet__overlay" />
-        <RadixDialog.Content className="sheet__content" style={{ width }} aria-describedby={undefined}>
+        <RadixDialog.Content
+          className="sheet__content"
+          style={{ width }}
+          aria-describedby={undefined}
+          onKeyDown={(e) => e.stopPropagation()}
+        >
           <RadixDialog.Title className="visually-hidden">{title}</RadixDialog.Title>
           {children}
         </RadixDialog.Content>

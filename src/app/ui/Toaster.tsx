@@ -1,4 +1,4 @@
-import { Toast } from 'radix-ui';
+import { Portal, Toast } from 'radix-ui';
 import { useSnapshot } from 'valtio';
 import { dismissToast, toasts } from '../state/toasts';
 import { IconAlert, IconCheck, IconClose, IconInfo } from './icons';
@@ -46,7 +46,10 @@ export function Toaster() {
           </Toast.Root>
         );
       })}
-      <Toast.Viewport className="toast-viewport" />
+      {/* Outside the page's root, which is inert while a dialog is open: toasts stay live over dialogs. */}
+      <Portal.Root>
+        <Toast.Viewport className="toast-viewport" />
+      </Portal.Root>
     </Toast.Provider>
   );
 }

@@ -86,7 +86,10 @@ export default function MergeDialog({
   libraries: readonly Library[];
   onClose: () => void;
 }) {
-  const initial = useMemo(() => moments.map((m) => clipOfMoment(m, medias[m.mediaId])), [moments, medias]);
+  // The clips as the dialog opened, once: the page behind passes a new `medias` object whenever it
+  // renders (its search changed, its results were refetched), and a new `initial` restarted the
+  // editor, dropping every edit and the undo history.
+  const [initial] = useState(() => moments.map((m) => clipOfMoment(m, medias[m.mediaId])));
   const [engine, setEngine] = useState<SequenceEngine | null>(null);
   // State, not refs: the dialog's content mounts in its portal after this component first renders.
   const [timelineEl, setTimelineEl] = useState<HTMLDivElement | null>(null);
@@ -116,7 +119,9 @@ export default function MergeDialog({
   // The editor: created once with the selection; its callbacks reach the player through the ref.
   useEffect(() => {
     const container = timelineEl;
-    const keyTarget = rootEl;
+    // Keys from anywhere in the dialog (its footer and header too) are the editor's: Ctrl/Cmd+Z with
+    // focus on Download undid nothing here and went to the browser's own undo instead.
+    const keyTarget = rootEl?.closest('[role="dialog"]') ?? rootEl;
     if (!container || !keyTarget) return;
     let created: SequenceEngine | null = null;
     let cancelled = false;
@@ -318,12 +323,15 @@ export default function MergeDialog({
           </span>
           <VolumeControl />
           <span className="merge__spacer" />
-          <Button size="sm" variant="ghost" onClick={() => engine?.undo()} disabled={!state.canUndo}>
-            Undo
-          </Button>
-          <Button size="sm" variant="ghost" onClick={() => engine?.redo()} disabled={!state.canRedo}>
-            Redo
-          </Button>
+          {/* A group: when one disables itself (the last undo or redo), focus moves to the other (ui/modal). */}
+          <span className="merge__history" role="group" aria-label="History">
+            <Button size="sm" variant="ghost" onClick={() => engine?.undo()} disabled={!state.canUndo}>
+              Undo
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => engine?.redo()} disabled={!state.canRedo}>
+              Redo
+            </Button>
+          </span>
           <IconButton label="Full screen" onClick={toggleFullscreen}>
             <IconFullscreen size={18} />
           </IconButton>
