@@ -163,7 +163,8 @@ export class VideoPlayback {
     const stopFrames = () => this.stopVideoFrames?.();
     td.listen(v, 'play', () => {
       startFrames();
-      if (!this.stopEmulation) this.host.patch({ playing: true, shuttle: this.state.shuttle > 0 ? this.state.shuttle : v.playbackRate || 1 });
+      if (!this.stopEmulation)
+        this.host.patch({ playing: true, shuttle: this.state.shuttle > 0 ? this.state.shuttle : v.playbackRate || 1 });
     });
     td.listen(v, 'pause', () => {
       stopFrames();
