@@ -131,6 +131,9 @@ describe('photos', () => {
       expect(picture.width).toBe(768);
       expect(await modal.locator('video').count()).toBe(0);
       expect(await modal.locator('.thumb--placeholder').count()).toBe(0);
+      // Its details are a photo's: no duration or frame count.
+      await modal.getByText('768 × 576').waitFor();
+      expect(await modal.getByText('Duration', { exact: true }).count()).toBe(0);
       await shot(page, 'photos-modal-1280');
       await page.setViewportSize({ width: 375, height: 812 });
       upright(await shownPicture(modal.getByRole('img', { name: 'dog-sideways' })), 768 / 576);

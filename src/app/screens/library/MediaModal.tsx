@@ -190,13 +190,15 @@ function MediaDetails({ media, tab, onTabChange }: { media: Media; tab: LibraryT
   }, [playable, media.libraryId, media._id]);
 
   const v = media.metadata.video;
+  // A photo has no duration or frames to speak of.
+  const photo = isPhoto(media);
   const rows: Array<[string, ReactNode]> = [
     ['Status', <MediaStatusView key="s" media={media} />],
     ['File name', media.metadata.filename],
-    ['Duration', v.duration > 0 ? formatDuration(v.duration) : '—'],
+    ...(photo ? [] : [['Duration', v.duration > 0 ? formatDuration(v.duration) : '—'] as [string, ReactNode]]),
     ['Size', formatMediaSize(media)],
     ['Dimensions', v.width && v.height ? `${v.width} × ${v.height}` : '—'],
-    ['Frames', v.frameCount || '—'],
+    ...(photo ? [] : [['Frames', v.frameCount || '—'] as [string, ReactNode]]),
     ['Source', originLabel(media)],
     ['Added', formatDate(media.createdAt)],
   ];
