@@ -100,14 +100,19 @@ export function blobRoutes(app: App, blobs: BlobStore, uploads: UploadService, l
     return sendFileRange(res, blobs.objectPath(key), req.headers.range, headers);
   });
 
+  /** The media a preview-token request is for: the token's owner's, in the token's library only. */
+  const previewedMedia = async (token: string | undefined, params: { libraryId: string; mediaId: string }) => {
+    const { userId, libraryId } = await tokens.verifyPreview(token ?? '');
+    if (libraryId !== params.libraryId) throw forbidden('The preview token is not valid for this library.');
+    return libs.ownedMedia(userId, libraryId, params.mediaId);
+  };
+
   // Thumbnails: authorised by the library preview token so <img> tags can load them.
   app.get(
     API.mediaThumbnail(':libraryId', ':mediaId'),
     { schema: { params: mediaParamsSchema, querystring: thumbnailQuerySchema } },
     async (req, res) => {
-      const { userId, libraryId } = await tokens.verifyPreview(req.query.token ?? '');
-      if (libraryId !== req.params.libraryId) throw forbidden('The preview token is not valid for this library.');
-      const media = await libs.ownedMedia(userId, libraryId, req.params.mediaId);
+      const media = await previewedMedia(req.query.token, req.params);
       const t = req.query.t ?? null;
       const key = t === null ? `derived/${media.id}/poster.webp` : `derived/${media.id}/thumb/${Math.round(t * 1000)}.webp`;
       if (!(await blobs.exists(key))) {
@@ -128,9 +133,7 @@ export function blobRoutes(app: App, blobs: BlobStore, uploads: UploadService, l
     API.mediaPicture(':libraryId', ':mediaId'),
     { schema: { params: mediaParamsSchema, querystring: previewQuerySchema } },
     async (req, res) => {
-      const { userId, libraryId } = await tokens.verifyPreview(req.query.token ?? '');
-      if (libraryId !== req.params.libraryId) throw forbidden('The preview token is not valid for this library.');
-      const media = await libs.ownedMedia(userId, libraryId, req.params.mediaId);
+      const media = await previewedMedia(req.query.token, req.params);
       if (media.kind !== 'image') throw new AppError('not_found', 'Only photos have a picture: videos play.');
       if (media.status === 'uploading') throw new AppError('not_found', 'This photo is still uploading.');
       if (FAILED_STATUSES.includes(media.status as MediaStatus)) throw new AppError('not_found', 'This photo could not be read.');
