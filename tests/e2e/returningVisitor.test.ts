@@ -10,8 +10,8 @@ import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail } fro
 /**
  * A returning visitor (issue 37, item 1): a browser that keeps its HTTP cache loads the app, builds
  * the merge editor's local preview (ffmpeg.wasm in workers whose scripts come from the app's assets),
- * reloads, so that the cached app is revalidated (If-None-Match answered 304), and builds the preview
- * again. A 304 that carried the API's policy (default-src 'none') replaced the cached worker script's
+ * reloads, so that the cached app is revalidated (If-None-Match answered 304) or, for its hashed
+ * (immutable) assets, taken from the cache, and builds the preview again. A 304 that carried the API's policy (default-src 'none') replaced the cached worker script's
  * policy, and the worker could no longer load ffmpeg-core: "The preview could not be built."
  */
 const { app, openBrowser } = e2eSuite();
@@ -80,20 +80,24 @@ describe('a returning visitor', () => {
 
     // The visitor comes back: the page reloads from the warm cache, which the browser revalidates.
     served.length = 0;
+    used.length = 0;
     await page.reload();
     await page.waitForURL((u) => u.pathname === ROUTES.search && u.searchParams.get('text') === 'counter');
     const again = await buildPreview(page, media._id);
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'merge-preview-returning-1280.png') });
 
-    // 304s really happened, the preview worker's script among them, and each of the app's scripts
-    // and documents carried the app's policy, 200 or 304.
+    // 304s really happened (the service worker's script, which is not hashed, among them), the
+    // hashed assets (the preview worker's script among them) came from the cache without a request
+    // (they are immutable), and each of the app's scripts and documents carried the app's policy, 200 or 304.
     const revalidated = served.filter((a) => a.status === 304);
     console.log(
       `after the reload the server answered ${served.length} requests, ${revalidated.length} with 304:`,
       revalidated.map((a) => a.path.replace(/-[\w-]{8}\./, '.')).join(' '),
     );
-    expect(revalidated.some((a) => WORKER_SCRIPT.test(a.path))).toBe(true);
+    expect(revalidated.some((a) => a.path.startsWith('/service-worker.js'))).toBe(true);
+    expect(served.filter((a) => a.path.startsWith('/assets/')).map((a) => a.path)).toEqual([]);
+    expect(used.some((u) => WORKER_SCRIPT.test(new URL(u.url).pathname))).toBe(true);
     const code = served.filter((a) => /\.(js|html)$/.test(a.path.split('?')[0]!) && (a.status === 200 || a.status === 304));
     for (const a of code) expect(a.csp, `${a.status} ${a.path}`).toContain(APP_POLICY);
     for (const u of used) expect(u.csp, u.url).toContain(APP_POLICY);

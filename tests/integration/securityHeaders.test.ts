@@ -99,6 +99,15 @@ describe('security headers', () => {
     }
   });
 
+  it('lets browsers keep hashed assets for a year without asking, and revalidate everything else', async () => {
+    const app = await appWith();
+    const cacheOf = async (url: string, accept = '*/*') => (await app.inject({ url, headers: { accept } })).headers['cache-control'];
+    // (@fastify/static's own max-age=0 used to replace this one.)
+    expect(await cacheOf('/assets/app.js')).toBe('public, max-age=31536000, immutable');
+    expect(await cacheOf('/assets/core.wasm')).toBe('public, max-age=31536000, immutable');
+    expect(await cacheOf('/service-worker.js')).toBe('no-cache');
+  });
+
   it('sends HSTS when APP_URL is https, and behind a trusted proxy only when it says https', async () => {
     const tls = await appWith({ APP_URL: 'https://clips.example.com' });
     const r = await tls.inject({ url: API.health, headers: { accept: 'application/json' } });

@@ -17,6 +17,8 @@ export async function registerWebApp(app: FastifyInstance, webDir: string) {
       root: webDir,
       wildcard: false,
       index: false,
+      // Its own Cache-Control (max-age=0 by default) would replace the one set here.
+      cacheControl: false,
       setHeaders(res, file) {
         // Hashed assets never change; everything else is revalidated.
         if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
