@@ -22,7 +22,8 @@ export interface LibraryStats {
   mediaSize: number;
   /** Seconds. */
   mediaDuration: number;
-  breakdown: { completed: { count: number } };
+  /** `photos`: how many of `count` are photos (images), beside the spec's `completed`. */
+  breakdown: { completed: { count: number }; photos?: { count: number } };
 }
 
 export interface Library {
@@ -254,6 +255,15 @@ export function statusCounts(statuses: MediaStatus[]) {
   const processingTotal = processing + n('queued');
   const failed = statuses.filter((s) => FAILED_STATUSES.includes(s)).length;
   return { indexing: processing, processingTotal, failed, completed: n('completed'), displayed: n('completed') + processingTotal + failed };
+}
+
+/** How many media a library holds, by kind: '3 videos', '2 photos', '1 video · 1 photo' ('0 videos' when empty). */
+export function mediaCountLabel(count: number, photos = 0): string {
+  const videos = count - photos;
+  const n = (k: number, one: string) => `${k} ${one}${k === 1 ? '' : 's'}`;
+  if (photos === 0) return n(videos, 'video');
+  if (videos === 0) return n(photos, 'photo');
+  return `${n(videos, 'video')} · ${n(photos, 'photo')}`;
 }
 
 export const MSG_LIB = {

@@ -111,6 +111,9 @@ describe('photos', () => {
         upright(await shownPicture(r.locator('img.thumb__img')), aspect);
         expect(await r.locator('.thumb--placeholder').count()).toBe(0);
       }
+      // The header counts photos as photos, with no total duration (a photo has none).
+      await page.locator('.library-stats').getByText('2 photos', { exact: true }).waitFor();
+      expect(await page.getByLabel('Total duration').count()).toBe(0);
       await shot(page, 'photos-list-1280');
 
       // The grid.
@@ -153,6 +156,9 @@ describe('photos', () => {
       const cover = page.locator('.library-card').filter({ hasText: mine.name }).locator('.library-card__thumb');
       upright(await shownPicture(cover.locator('img')), coverAspect!);
       expect(await cover.locator('.library-card__placeholder').count()).toBe(0);
+      const meta = await page.locator('.library-card').filter({ hasText: mine.name }).locator('.library-card__meta').innerText();
+      expect(meta).toMatch(/^2 photos · \d/);
+      expect(meta).not.toContain('0:00');
       await shot(page, 'photos-libraries-1280');
 
       // Search finds the dog photo; its card shows the photo, and opening it shows the picture, not a player.
@@ -168,6 +174,8 @@ describe('photos', () => {
       upright(opened, 768 / 576);
       expect(opened.width).toBe(768);
       expect(await dialog.locator('video').count()).toBe(0);
+      // A photo is one moment: nothing in it to search ("Search in this video" was offered).
+      expect(await dialog.getByRole('button', { name: /Search in this/ }).count()).toBe(0);
       await shot(page, 'photos-moment-1280');
       await page.setViewportSize({ width: 375, height: 812 });
       await shot(page, 'photos-moment-375');

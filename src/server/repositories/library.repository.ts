@@ -9,6 +9,7 @@ export interface LibraryAggregates {
   mediaSize: number;
   mediaDuration: number;
   completed: number;
+  photos: number;
   latestMediaIds: string[];
 }
 
@@ -73,7 +74,7 @@ export class LibraryRepository {
   /** Stats and latest media of libraries, computed from the media rows so they are right after every change. */
   async aggregates(libraryIds: string[]): Promise<Map<string, LibraryAggregates>> {
     const out = new Map<string, LibraryAggregates>();
-    for (const id of libraryIds) out.set(id, { count: 0, mediaSize: 0, mediaDuration: 0, completed: 0, latestMediaIds: [] });
+    for (const id of libraryIds) out.set(id, { count: 0, mediaSize: 0, mediaDuration: 0, completed: 0, photos: 0, latestMediaIds: [] });
     if (!libraryIds.length) return out;
     const rows = await this.db
       .selectFrom('media')
@@ -83,6 +84,7 @@ export class LibraryRepository {
         sql<number>`coalesce(sum(size_bytes), 0)::float8`.as('size'),
         sql<number>`coalesce(sum(duration), 0)::float8`.as('duration'),
         sql<number>`count(*) filter (where status = 'completed')`.as('completed'),
+        sql<number>`count(*) filter (where kind = 'image')`.as('photos'),
       ])
       .where('library_id', 'in', libraryIds)
       .where('status', '<>', 'empty')
@@ -94,6 +96,7 @@ export class LibraryRepository {
         mediaSize: Number(r.size),
         mediaDuration: Number(r.duration),
         completed: Number(r.completed),
+        photos: Number(r.photos),
       });
     const latest = await this.db
       .selectFrom((eb) =>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { MSG_LIB, WELCOME_LIBRARY_NAME, libraryPath, type Library } from '../../../contract';
+import { MSG_LIB, WELCOME_LIBRARY_NAME, libraryPath, mediaCountLabel, type Library } from '../../../contract';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
 import { IconButton } from '../../ui/Button';
 import { IconExternal, IconFilm, IconLock, IconMore, IconPencil, IconTrash } from '../../ui/icons';
@@ -40,7 +40,8 @@ export function LibraryThumb({ library }: { library: Library }) {
 
 export function LibraryCard({ library, onRename, onDelete }: { library: Library; onRename: () => void; onDelete: () => void }) {
   const name = libraryName(library);
-  const { count, mediaDuration, mediaSize } = library.stats;
+  const { count, mediaDuration, mediaSize, breakdown } = library.stats;
+  const photos = breakdown.photos?.count ?? 0;
   return (
     <li className="library-card">
       <Link to={libraryPath(library._id)} className="library-card__link" aria-label={`Open ${name}`}>
@@ -52,7 +53,9 @@ export function LibraryCard({ library, onRename, onDelete }: { library: Library;
             {name}
           </Link>
           <span className="library-card__meta">
-            {count} {count === 1 ? 'video' : 'videos'} · {formatDuration(mediaDuration)} · {formatBytes(mediaSize)}
+            {/* Photos have no duration: a library of photos only shows none. */}
+            {mediaCountLabel(count, photos)}
+            {photos < count || count === 0 ? ` · ${formatDuration(mediaDuration)}` : ''} · {formatBytes(mediaSize)}
           </span>
           <span className="library-card__badges">
             {library.isDefault && <span className="pill pill--accent">Default</span>}

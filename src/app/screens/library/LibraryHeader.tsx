@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { ROUTES, statusCounts, type Media } from '../../../contract';
+import { mediaCountLabel, ROUTES, statusCounts, type Media } from '../../../contract';
 import { preferences, setPreference } from '../../state/preferences';
 import { Button } from '../../ui/Button';
 import { formatDuration } from '../../ui/format';
@@ -22,6 +22,7 @@ export function LibraryHeader({ files, groups, onFiles }: { files: Media[]; grou
   const inputRef = useRef<HTMLInputElement>(null);
   const readOnly = readOnlyReason(library);
   const counts = statusCounts(files.map((m) => m.status));
+  const photos = statusCounts(files.filter((m) => m.kind === 'image').map((m) => m.status)).displayed;
   const sums = totals(files);
   const counters = statusCounters(groups);
   const newFolderReason = actions.canRun('newFolder');
@@ -44,10 +45,10 @@ export function LibraryHeader({ files, groups, onFiles }: { files: Media[]; grou
             )}
           </div>
           <div className="library-stats">
-            <span>
-              {counts.displayed} {counts.displayed === 1 ? 'video' : 'videos'}
-            </span>
-            <span aria-label="Total duration">{formatDuration(sums.duration)}</span>
+            <span>{mediaCountLabel(counts.displayed, photos)}</span>
+            {(photos < counts.displayed || counts.displayed === 0) && (
+              <span aria-label="Total duration">{formatDuration(sums.duration)}</span>
+            )}
             <span aria-label="Total size">{formatTotalSize(files, sums.bytes)}</span>
             <button type="button" className="counter counter--processing" onClick={() => (store.statusModal = 'processing')}>
               <span className="counter__dot" data-active={counters.processing > 0 || undefined} />

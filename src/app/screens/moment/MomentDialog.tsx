@@ -91,7 +91,8 @@ export function MomentDialog({
       }
       footer={
         <>
-          {onSearchInMedia && (
+          {/* (A photo is one moment: there is nothing in it to search.) */}
+          {onSearchInMedia && !(media && isPhoto(media)) && (
             <Button variant="ghost" onClick={() => onSearchInMedia(moment)}>
               <IconSearch size={16} /> Search in this video
             </Button>
