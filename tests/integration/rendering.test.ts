@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  canAfford,
   API,
   MSG_RENDER,
   RENDER_QUEUE_CONCURRENCY,
@@ -211,9 +212,12 @@ describe('compilation', () => {
     expect(counters(a.file)).toEqual(counters(b.file));
   }, 120_000);
 
-  it('refuses a watermark-free render the balance cannot pay, before rendering, with the figures', async () => {
+  it('refuses a watermark-free render the balance cannot pay (past the purchase tolerance, like ingest), before rendering, with the figures', async () => {
     const have = await balance();
-    await t.server.ledger.charge(owner.userId, { amount: have - 10, key: 'drain-for-render-test', reason: 'test' });
+    // 4,980 below zero: a 34-credit render would take it past the spec's tolerance (-5,000).
+    await t.server.ledger.charge(owner.userId, { amount: have + 4_980, key: 'drain-for-render-test', reason: 'test' });
+    expect(canAfford(-4_980, 34)).toBe(false);
+    expect(canAfford(-4_980, 20)).toBe(true);
     const r = await t.api<RenderAnswer>('POST', API.renderCompilation, {
       token: owner.token,
       body: { clips: [clip(withAudio, 0, 8)], watermark: false },
@@ -221,14 +225,14 @@ describe('compilation', () => {
     expect(r.status).toBe(402);
     expect(r.body.error).toMatchObject({
       code: 'payment_required',
-      message: MSG_RENDER.insufficientCredits(34, 10),
+      message: MSG_RENDER.insufficientCredits(34, -4_980),
       cost: 34,
-      balance: 10,
+      balance: 0,
     });
-    expect(r.body.error!.message).toBe('Downloading without watermarks would cost 34 credits and you have 10 credits left.');
-    expect(await balance()).toBe(10);
+    expect(r.body.error!.message).toBe('Downloading without watermarks would cost 34 credits and you have no credits left.');
+    expect(await balance()).toBe(-4_980);
     await t.server.ledger.grant(owner.userId, {
-      amount: 1000,
+      amount: 6000,
       origin: 'adjustment',
       key: 'render-refill',
       reason: 'test',

@@ -5,6 +5,7 @@ import {
   MSG_RENDER,
   RENDER_DEFAULT_HEIGHT,
   momentFilename,
+  canAfford,
   renderCredits,
   toSrt,
   type MomentDownloadFormat,
@@ -56,7 +57,8 @@ export function downloadCost(renders: ReadonlyArray<readonly RenderRange[]>, for
   const files = format === 'both' ? 2 : format === 'srt' ? 0 : 1;
   const cost = removeWatermark ? files * renders.reduce((sum, ranges) => sum + renderCredits(ranges), 0) : 0;
   const balance = credits.info?.creditsLeft ?? 0;
-  return { cost, balance, enough: cost <= balance };
+  // The server's gate (contract canAfford: the spec's purchase tolerance applies).
+  return { cost, balance, enough: canAfford(balance, cost) };
 }
 
 /** The cost of one moment (one render a file), or of selected moments (one render each, each priced on its own). */

@@ -13,6 +13,7 @@ import {
   RENDER_WATERMARK_DEFAULT,
   sanitiseFilename,
   toSrt,
+  canAfford,
   renderCredits,
   renderSeconds,
   renderTime,
@@ -174,7 +175,8 @@ export class RenderService {
     // A short balance is refused before anything runs; a render already made (and paid) is reused as is.
     if (cost > 0 && (!existing || existing.status === 'failed')) {
       const balance = await this.d.credits.balance(user.id);
-      if (balance < cost)
+      // The same gate as ingest and import: the spec's purchase tolerance applies (contract canAfford).
+      if (!canAfford(balance, cost))
         throw new AppError('payment_required', MSG_RENDER.insufficientCredits(cost, balance), {
           cost,
           balance: Math.max(0, Math.floor(balance)),
