@@ -123,6 +123,13 @@ describe('photos', () => {
         upright(await shownPicture(card.locator('img.thumb__img')), aspect);
         expect(await card.locator('.thumb--placeholder').count()).toBe(0);
       }
+      // The spec's grid: at 1280 px, 3 columns of at least 300 px, 16 px apart.
+      const grid = await page
+        .locator('.media-grid')
+        .evaluate((el) => ({ columns: getComputedStyle(el).gridTemplateColumns.split(' '), gap: getComputedStyle(el).columnGap }));
+      expect(grid.columns).toHaveLength(3);
+      for (const c of grid.columns) expect(parseFloat(c)).toBeGreaterThanOrEqual(300);
+      expect(grid.gap).toBe('16px');
       await shot(page, 'photos-grid-1280');
 
       // Opened: the photo itself at its own size (not the 280 px thumbnail), upright, and no player.

@@ -80,12 +80,6 @@ export function appCspDirectives(o: { https: boolean; widgetUrl: string | null; 
   return directives;
 }
 
-/** The directives as one header value (for tests and documentation). */
-export const cspHeader = (d: Record<string, string[]>) =>
-  Object.entries(d)
-    .map(([k, v]) => [k, ...v].join(' '))
-    .join('; ');
-
 /** Documents and scripts (workers and the service worker take the policy of their own script) get the app's policy. */
 const APP_POLICY_TYPE = /^(text\/html|text\/javascript|application\/javascript)\b/i;
 /** The files of those types, by name: what @fastify/static serves as text/html or application/javascript. */

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { canAfford, ingestCost } from '../../contract';
@@ -445,5 +444,3 @@ export function describeShot(frames: FrameFeatures[]): string {
   if (text.length) parts.push(`Text on screen: "${text.join(' ')}"`);
   return parts.join('. ');
 }
-
-export const defaultWorkDir = () => path.join(os.tmpdir(), 'clipseek-ingest');

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { MSG_MEDIA, type Media } from '../../../contract';
+import { useState, type CSSProperties } from 'react';
+import { LIBRARY_MEDIA_GRID, MSG_MEDIA, type Media } from '../../../contract';
 import { CheckboxControl } from '../../ui/Checkbox';
 import { useLibraryPage } from './LibraryContext';
 import { toggleSelected } from './libraryStore';
@@ -12,10 +12,17 @@ import { formatDuration } from '../../ui/format';
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 
+/** The spec's grid (section 9: cells of at least 300 px, at most 3 a row, 16 px apart), for library.css. */
+const GRID_STYLE = {
+  '--grid-min-cell': `${LIBRARY_MEDIA_GRID.minCellWidth}px`,
+  '--grid-columns': LIBRARY_MEDIA_GRID.maxColumns,
+  '--grid-gap': `${LIBRARY_MEDIA_GRID.gap}px`,
+} as CSSProperties;
+
 /** Grid view: cards of at least 300 px, at most 3 a row, 16 px apart (section 9). */
 export function MediaGrid({ files }: { files: Media[] }) {
   return (
-    <ul className="media-grid" aria-label="Media">
+    <ul className="media-grid" aria-label="Media" style={GRID_STYLE}>
       {files.map((m) => (
         <MediaCard key={m._id} media={m} />
       ))}
