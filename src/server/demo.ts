@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { BlobStore } from './adapters/blobs/blobStore';
 import { fingerprintOfBytes } from './fingerprint';
 import type { DemoItem } from './services/library.service';
+import { blobKeys } from './adapters/blobs/blobKeys';
 
 /** The sample media every demo library holds: shipped in assets/demo, copied once into the blob store. */
 export async function loadDemoItems(blobs: BlobStore, dir = path.resolve(import.meta.dirname, '../../assets/demo')): Promise<DemoItem[]> {
@@ -15,7 +16,7 @@ export async function loadDemoItems(blobs: BlobStore, dir = path.resolve(import.
     .sort()) {
     const file = path.join(dir, filename);
     const bytes = fs.readFileSync(file);
-    const key = `demo/${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}/${filename}`;
+    const key = blobKeys.demo(createHash('sha256').update(bytes).digest('hex').slice(0, 16), filename);
     if (!(await blobs.exists(key))) await blobs.put(key, bytes, 'video/mp4');
     items.push({ key, filename, size: bytes.length, uniqueId: fingerprintOfBytes(bytes) });
   }

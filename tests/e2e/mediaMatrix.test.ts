@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, GIF_MAX_FPS, VIDEO_TIME_OFFSET, type Library, type Media, type RenderAnswer } from '../../src/contract';
 import { readAll } from '../../src/server/adapters/blobs/blobStore';
-import { keyframeKey } from '../../src/server/services/ingest.service';
+import { blobKeys } from '../../src/server/adapters/blobs/blobKeys';
 import { counterOfGrey, makeMatrix, readCounters, type MatrixOk, type MatrixVariant } from '../fixtures/mediaMatrix';
 import { client } from '../integration/support/harness';
 import { uploadFile, waitForStatus } from '../integration/support/upload';
@@ -162,7 +162,7 @@ describe('ingest', () => {
         .orderBy('t')
         .executeTakeFirstOrThrow();
       if (t > 0.05) problems.push(`${v.name}: the first keyframe is at ${t} s`);
-      const first = await readAll(await blobs.read(keyframeKey(m._id, t)));
+      const first = await readAll(await blobs.read(blobKeys.keyframe(m._id, t)));
       const { data, info } = await sharp(first).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
       const counter = counterOfGrey(data, info.width, info.height, info.channels);
       const poster = await sharp(await readAll(await blobs.read(`derived/${m._id}/poster.webp`)))

@@ -23,6 +23,7 @@ import {
   type MediaStatus,
 } from '../../contract';
 import { ok, reply } from './envelope';
+import { blobKeys } from '../adapters/blobs/blobKeys';
 
 const MIME: Record<string, string> = {
   mp4: 'video/mp4',
@@ -114,7 +115,7 @@ export function blobRoutes(app: App, blobs: BlobStore, uploads: UploadService, l
     async (req, res) => {
       const media = await previewedMedia(req.query.token, req.params);
       const t = req.query.t ?? null;
-      const key = t === null ? `derived/${media.id}/poster.webp` : `derived/${media.id}/thumb/${Math.round(t * 1000)}.webp`;
+      const key = t === null ? blobKeys.poster(media.id) : blobKeys.still(media.id, t);
       if (!(await blobs.exists(key))) {
         if (t === null) throw new AppError('not_found', 'No thumbnail yet.');
         if (media.status === 'uploading') throw new AppError('not_found', 'No thumbnail yet.');
@@ -137,7 +138,7 @@ export function blobRoutes(app: App, blobs: BlobStore, uploads: UploadService, l
       if (media.kind !== 'image') throw new AppError('not_found', 'Only photos have a picture: videos play.');
       if (media.status === 'uploading') throw new AppError('not_found', 'This photo is still uploading.');
       if (FAILED_STATUSES.includes(media.status as MediaStatus)) throw new AppError('not_found', 'This photo could not be read.');
-      const key = `derived/${media.id}/picture.webp`;
+      const key = blobKeys.picture(media.id);
       if (!(await blobs.exists(key))) {
         const input = await blobs.toolInput(media.blob_key);
         const picture = await pictureWebp(input, PHOTO_PICTURE_MAX_SIDE).catch(() => null);

@@ -42,7 +42,11 @@ export function parseRanges(header: string | undefined, size: number): ByteRange
 
 /** Whether every range of a `bytes=` header is a suffix of zero bytes (`-0`). */
 const onlyEmptySuffixes = (header: string) =>
-  /^bytes=/i.test(header) && header.slice(header.indexOf('=') + 1).split(',').every((r) => /^\s*-0+\s*$/.test(r));
+  /^bytes=/i.test(header) &&
+  header
+    .slice(header.indexOf('=') + 1)
+    .split(',')
+    .every((r) => /^\s*-0+\s*$/.test(r));
 
 export interface RangeResponse {
   status: 200 | 206 | 416;

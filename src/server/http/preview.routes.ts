@@ -11,6 +11,7 @@ import { isMp4Family } from '../services/mediaView';
 import { bearer } from './auth';
 import { rangeResponse } from './byteRanges';
 import { ok, reply } from './envelope';
+import { blobKeys } from '../adapters/blobs/blobKeys';
 
 /**
  * Streaming and moment data: HLS previews, thumbnail strips, transcripts and shot descriptions.
@@ -44,7 +45,7 @@ export function previewRoutes(
     const media = await authorise(req, libraryId, mediaId);
     if (!media.has_preview) throw new AppError('not_found', 'No preview is available for this media yet.');
     const token = (req.query as { token?: string }).token;
-    const text = (await readAll(await blobs.read(`derived/${media.id}/hls/playlist.m3u8`))).toString();
+    const text = (await readAll(await blobs.read(blobKeys.hlsPlaylist(media.id)))).toString();
     // Segment URIs become absolute and carry the token, so hls.js can fetch them as they are.
     return text.replace(
       /^(seg_\d+\.ts)$/gm,
@@ -68,7 +69,7 @@ export function previewRoutes(
   const segment = { params: previewSegmentParamsSchema, querystring: previewQuerySchema };
   app.get(API.mediaPreviewSegment(':libraryId', ':mediaId', ':segment'), { schema: segment }, async (req, res) => {
     const media = await authorise(req, req.params.libraryId, req.params.mediaId);
-    const key = `derived/${media.id}/hls/${req.params.segment}`;
+    const key = blobKeys.hls(media.id, req.params.segment);
     if (!(await blobs.exists(key))) throw new AppError('not_found', 'Not found.');
     return res
       .type('video/mp2t')
@@ -89,7 +90,7 @@ export function previewRoutes(
   });
   app.get(API.mediaStrip(':libraryId', ':mediaId'), { schema: ofMedia }, async (req, res) => {
     const media = await authorise(req, req.params.libraryId, req.params.mediaId);
-    const key = `derived/${media.id}/strip.webp`;
+    const key = blobKeys.strip(media.id);
     if (!(await blobs.exists(key))) throw new AppError('not_found', 'No thumbnails yet.');
     return res
       .type('image/webp')

@@ -67,10 +67,7 @@ export class JobLeases {
   /** Renews and reclaims every ttl/4 until `stop`. */
   start() {
     if (this.timer) return;
-    this.timer = setInterval(
-      () => void this.tick().catch(() => undefined),
-      Math.max(250, Math.floor(this.ttlMs / 4)),
-    );
+    this.timer = setInterval(() => void this.tick().catch(() => undefined), Math.max(250, Math.floor(this.ttlMs / 4)));
     this.timer.unref();
   }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BlobStore } from '../adapters/blobs/blobStore';
 import type { BlobRefsRepository } from '../repositories/blobRefs.repository';
+import { BLOB_PREFIXES, parseDerivedKey } from '../adapters/blobs/blobKeys';
 
 /**
  * How old an unreferenced blob must be before the sweep removes it. Writes always land before the
@@ -36,15 +37,15 @@ export class BlobSweepService {
   async sweep(graceMs = BLOB_SWEEP_GRACE_MS): Promise<{ objects: number; temp: number; work: number }> {
     const before = new Date((this.d.now?.() ?? new Date()).getTime() - graceMs);
     let objects = 0;
-    for (const prefix of ['media/', 'renders/', 'derived/']) {
+    for (const prefix of [BLOB_PREFIXES.media, BLOB_PREFIXES.renders, BLOB_PREFIXES.derived]) {
       let batch: string[] = [];
       const flush = async () => {
         const keep =
-          prefix === 'derived/'
+          prefix === BLOB_PREFIXES.derived
             ? await this.d.refs.existingMedia([...new Set(batch.map(derivedMediaId).filter((id): id is string => !!id))])
             : await this.d.refs.referencedKeys(batch);
         for (const key of batch) {
-          const owner = prefix === 'derived/' ? derivedMediaId(key) : key;
+          const owner = prefix === BLOB_PREFIXES.derived ? derivedMediaId(key) : key;
           if (owner === null || keep.has(owner)) continue;
           await this.d.blobs.delete(key);
           objects++;
@@ -91,6 +92,6 @@ export class BlobSweepService {
 
 /** `derived/<mediaId>/…` → mediaId; null for a key of another shape, which is kept. */
 function derivedMediaId(key: string): string | null {
-  const id = key.split('/')[1] ?? '';
+  const id = parseDerivedKey(key)?.mediaId ?? '';
   return UUID.test(id) ? id : null;
 }

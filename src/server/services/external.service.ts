@@ -32,6 +32,7 @@ import type { Access } from './access';
 import { INGEST_JOB, requireVerified, type LibraryService } from './library.service';
 import { toMedia } from './mediaView';
 import type { JobQueue, StorageQuota } from './ports';
+import { blobKeys } from '../adapters/blobs/blobKeys';
 
 export interface ExternalDeps {
   library: LibraryService;
@@ -251,7 +252,7 @@ export class ExternalService {
       name: cleanName,
       filename: `${cleanName}.mp4`,
       // Where the download will be stored; the extension is corrected once the file is known.
-      blob_key: `media/${user.id}/${id}/original.mp4`,
+      blob_key: blobKeys.original(user.id, id, 'mp4'),
       size_bytes: 0,
       duration,
       origin: JSON.stringify({ source: 'external', type, url }),
@@ -320,7 +321,7 @@ export class ExternalService {
     if (duration === null) throw new Error('the link did not give a playable video');
     if (duration > EXTERNAL_MAX_SECONDS) throw new Error(MSG_EXTERNAL.tooLong);
     const ext = path.extname(file).slice(1).toLowerCase() || 'mp4';
-    const key = `media/${media.user_id}/${media.id}/original.${ext}`;
+    const key = blobKeys.original(media.user_id, media.id, ext);
     await this.d.blobs.put(key, fs.createReadStream(file), ext === 'webm' ? 'video/webm' : 'video/mp4');
     fs.rmSync(dir, { recursive: true, force: true });
     const name = media.name || info.title?.trim() || nameFromUrl(url);

@@ -11,6 +11,7 @@ import { InsufficientCreditsError } from './ledger.service';
 import type { IndexModels, IngestBilling, IngestTools, JobQueue } from './ports';
 import { representativePoster } from './posterFrame';
 import { holdAt } from '../testHold';
+import { blobKeys, parseDerivedKey } from '../adapters/blobs/blobKeys';
 
 /** The ingest stages, in order; each is its own job, idempotent and recorded when done, so a retry resumes. */
 export const STAGES = ['download', 'probe', 'preview', 'thumbnails', 'keyframes', 'visual', 'speech', 'descriptions', 'complete'] as const;
@@ -76,9 +77,6 @@ export interface IngestDeps {
   /** Stage starts and ends: after a crash they show where a media's ingest resumed. */
   log?: { info(o: object, msg: string): void };
 }
-
-const hlsKey = (id: string, file: string) => `derived/${id}/hls/${file}`;
-export const keyframeKey = (id: string, t: number) => `derived/${id}/kf/${Math.round(t * 1000)}.jpg`;
 
 /**
  * Turns an uploaded file into a searchable media: probe, HLS preview, thumbnails, shots and
@@ -228,11 +226,12 @@ export class IngestService {
         : []),
       'strip.webp',
       'poster.webp',
-      ...(await this.d.index.keyframes(twin.id)).map((k) => keyframeKey(twin.id, k.t).slice(`derived/${twin.id}/`.length)),
+      ...(await this.d.index.keyframes(twin.id)).map((k) => parseDerivedKey(blobKeys.keyframe(twin.id, k.t))!.rest),
     ];
     for (const k of keys) {
-      const from = `derived/${twin.id}/${k}`;
-      if (await this.d.blobs.exists(from)) await this.d.blobs.put(`derived/${media.id}/${k}`, await readAll(await this.d.blobs.read(from)));
+      const from = `${blobKeys.derived(twin.id)}${k}`;
+      if (await this.d.blobs.exists(from))
+        await this.d.blobs.put(`${blobKeys.derived(media.id)}${k}`, await readAll(await this.d.blobs.read(from)));
     }
     await this.d.index.copyIndex(twin.id, media.id, media.library_id);
     await this.d.media.update(media.id, {
@@ -288,7 +287,7 @@ export class IngestService {
         const r = await this.d.tools.makeHls(input, dir, p, onProgress);
         for (const f of fs.readdirSync(dir))
           await this.d.blobs.put(
-            hlsKey(media.id, f),
+            blobKeys.hls(media.id, f),
             fs.readFileSync(path.join(dir, f)),
             f.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
           );
@@ -304,12 +303,12 @@ export class IngestService {
           count,
           width: STRIP_FRAME_WIDTH,
         });
-        await this.d.blobs.put(`derived/${media.id}/strip.webp`, fs.readFileSync(file), 'image/webp');
+        await this.d.blobs.put(blobKeys.strip(media.id), fs.readFileSync(file), 'image/webp');
         const height = Math.round((STRIP_FRAME_WIDTH * p.height) / Math.max(1, p.width) / 2) * 2;
         await this.d.index.patchState(media.id, { strip: { interval, columns: count, count, width: STRIP_FRAME_WIDTH, height } });
         const poster = path.join(work, 'poster.webp');
         fs.writeFileSync(poster, await this.d.tools.stillWebp(input, p.kind === 'image' ? 0 : Math.min(1, p.duration / 2), 280, 40));
-        await this.d.blobs.put(`derived/${media.id}/poster.webp`, fs.readFileSync(poster), 'image/webp');
+        await this.d.blobs.put(blobKeys.poster(media.id), fs.readFileSync(poster), 'image/webp');
         return;
       }
       case 'keyframes': {
@@ -330,11 +329,11 @@ export class IngestService {
           return { t: f.t, shotIdx: shots.length - 1, file: f.file };
         });
         await this.d.index.replaceShots(media.id, shots);
-        for (const f of withShot) await this.d.blobs.put(keyframeKey(media.id, f.t), fs.readFileSync(f.file), 'image/jpeg');
+        for (const f of withShot) await this.d.blobs.put(blobKeys.keyframe(media.id, f.t), fs.readFileSync(f.file), 'image/jpeg');
         await this.d.index.replaceKeyframes(media.id, media.library_id, withShot);
         // The poster becomes a representative keyframe, not the opening's bars or title card (posterFrame.ts).
         const poster = p.kind === 'image' ? null : await representativePoster(frames, p.duration);
-        if (poster) await this.d.blobs.put(`derived/${media.id}/poster.webp`, poster, 'image/webp');
+        if (poster) await this.d.blobs.put(blobKeys.poster(media.id), poster, 'image/webp');
         return;
       }
       case 'visual': {
@@ -349,7 +348,7 @@ export class IngestService {
         for (let i = 0; i < pending.length; i += VISUAL_BATCH) {
           const batch = pending.slice(i, i + VISUAL_BATCH);
           const images: Buffer[] = [];
-          for (const k of batch) images.push(await readAll(await this.d.blobs.read(keyframeKey(media.id, k.t))));
+          for (const k of batch) images.push(await readAll(await this.d.blobs.read(blobKeys.keyframe(media.id, k.t))));
           const feats = await visual.analyze(images);
           for (let j = 0; j < batch.length; j++) {
             const f = feats[j]!;

@@ -27,6 +27,7 @@ import { toLibrary, toMedia } from './mediaView';
 import type { IndexRepository } from '../repositories/index.repository';
 import type { Access } from './access';
 import type { JobQueue } from './ports';
+import { blobKeys } from '../adapters/blobs/blobKeys';
 
 export const INGEST_JOB = 'media.ingest';
 export const PREVIEW_TOKEN_TTL_SECONDS = 3 * 3600;
@@ -290,7 +291,7 @@ export class LibraryService {
       if (m.blob_shared) continue;
       if (m.status !== 'empty' && m.status !== 'uploading') freed += Number(m.size_bytes);
       await this.d.blobs.delete(m.blob_key).catch(() => undefined);
-      await this.d.blobs.deletePrefix(`derived/${m.id}/`).catch(() => undefined);
+      await this.d.blobs.deletePrefix(blobKeys.derived(m.id)).catch(() => undefined);
     }
     return freed;
   }

@@ -32,6 +32,7 @@ import type { RenderSpec } from '../db/schema';
 import type { JobQueue } from './ports';
 import { holdAt } from '../testHold';
 import { parsePlaylist, segmentsCovering, writePlaylist } from './hlsPlaylist';
+import { blobKeys } from '../adapters/blobs/blobKeys';
 
 export const RENDER_JOB = 'media.render';
 /** Outputs are kept this long, then the expiry job removes them (an identical request reuses them until then). */
@@ -266,10 +267,10 @@ export class RenderService {
    * or signed URLs in the S3 store.
    */
   private async renditionInput(mediaId: string, c: { start: number; end: number }, name: string) {
-    const text = (await readAll(await this.d.blobs.read(`derived/${mediaId}/hls/playlist.m3u8`))).toString('utf8');
+    const text = (await readAll(await this.d.blobs.read(blobKeys.hlsPlaylist(mediaId)))).toString('utf8');
     const segments = segmentsCovering(parsePlaylist(text), c.start, c.end);
     const located = await Promise.all(
-      segments.map(async (s) => ({ uri: await this.d.blobs.toolInput(`derived/${mediaId}/hls/${s.uri}`), duration: s.duration })),
+      segments.map(async (s) => ({ uri: await this.d.blobs.toolInput(blobKeys.hls(mediaId, s.uri)), duration: s.duration })),
     );
     const file = path.join(this.d.workDir, `render-${name}.m3u8`);
     fs.writeFileSync(file, writePlaylist(located));
@@ -314,7 +315,7 @@ export class RenderService {
       if (row.kind === 'gif') await this.d.renderer.gif(sources[0]!, out, { watermark: row.watermark, onProgress });
       else await this.d.renderer.compilation(sources, out, { height: spec.height, watermark: row.watermark, onProgress });
       await writing;
-      const key = `renders/${row.user_id}/${renderId}.${ext}`;
+      const key = blobKeys.render(row.user_id, renderId, ext);
       await this.d.blobs.put(key, fs.createReadStream(out), row.kind === 'gif' ? 'image/gif' : 'video/mp4');
       if (row.cost > 0) await this.d.credits.charge(row.user_id, row.cost, `render:${renderId}`, `Download without watermark (${ext})`);
       await holdAt('render:charged', renderId, { renderId });

@@ -26,6 +26,7 @@ import { INGEST_JOB, requireVerified, type LibraryService } from './library.serv
 import { toMedia } from './mediaView';
 import type { JobQueue, StorageQuota } from './ports';
 import { holdAt } from '../testHold';
+import { blobKeys } from '../adapters/blobs/blobKeys';
 
 export const PART_URL_TTL_SECONDS = 6 * 3600;
 /** A finish still unfinished after this long died with its process (assembling 50 GiB on S3 takes well under it). */
@@ -103,7 +104,7 @@ export class UploadService {
       await this.d.library.purgeEmpty(dup);
     }
     const mediaId = randomUUID();
-    const blobKey = `media/${user.id}/${mediaId}/original.${filename.split('.').pop()!.toLowerCase()}`;
+    const blobKey = blobKeys.original(user.id, mediaId, filename.split('.').pop()!);
     const media = await this.d.media.insert({
       id: mediaId,
       user_id: user.id,
