@@ -12,6 +12,7 @@ import { bearer } from './auth';
 import { rangeResponse } from './byteRanges';
 import { ok, reply } from './envelope';
 import { blobKeys } from '../adapters/blobs/blobKeys';
+import { parsePlaylist, writePlaylist } from '../services/hlsPlaylist';
 
 /**
  * Streaming and moment data: HLS previews, thumbnail strips, transcripts and shot descriptions.
@@ -47,9 +48,9 @@ export function previewRoutes(
     const token = (req.query as { token?: string }).token;
     const text = (await readAll(await blobs.read(blobKeys.hlsPlaylist(media.id)))).toString();
     // Segment URIs become absolute and carry the token, so hls.js can fetch them as they are.
-    return text.replace(
-      /^(seg_\d+\.ts)$/gm,
-      (seg) => `${API.mediaPreviewSegment(libraryId, mediaId, seg)}${token ? `?token=${encodeURIComponent(token)}` : ''}`,
+    const query = token ? `?token=${encodeURIComponent(token)}` : '';
+    return writePlaylist(
+      parsePlaylist(text).map((seg) => ({ ...seg, uri: `${API.mediaPreviewSegment(libraryId, mediaId, seg.uri)}${query}` })),
     );
   };
 
