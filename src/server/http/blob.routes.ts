@@ -22,6 +22,7 @@ import {
   UPLOAD_CHUNK_SIZE,
   type MediaStatus,
 } from '../../contract';
+import { rangeResponse } from './byteRanges';
 import { ok, reply } from './envelope';
 import { blobKeys } from '../adapters/blobs/blobKeys';
 
@@ -40,31 +41,16 @@ const MIME: Record<string, string> = {
   ts: 'video/mp2t',
 };
 
-/** Sends a local file honouring a single Range, as browsers' video elements expect. */
+/** Sends a local file honouring Range (one range, or several as multipart: byteRanges.ts), as browsers' video elements expect. */
 export async function sendFileRange(res: FastifyReply, file: string, rangeHeader: string | undefined, headers: Record<string, string>) {
   const stat = await fs.promises.stat(file).catch(() => null);
   if (!stat) throw new AppError('not_found', 'Not found.');
-  res.header('accept-ranges', 'bytes');
-  for (const [k, v] of Object.entries(headers)) res.header(k, v);
-  res.type(MIME[file.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream');
-  const m = rangeHeader ? /^bytes=(\d*)-(\d*)$/.exec(rangeHeader) : null;
-  if (m && (m[1] || m[2])) {
-    let start = m[1] ? Number(m[1]) : Math.max(0, stat.size - Number(m[2]));
-    let end = m[1] && m[2] ? Number(m[2]) : stat.size - 1;
-    end = Math.min(end, stat.size - 1);
-    if (start > end || start >= stat.size) {
-      res.code(416).header('content-range', `bytes */${stat.size}`);
-      return res.send();
-    }
-    start = Math.max(0, start);
-    res
-      .code(206)
-      .header('content-range', `bytes ${start}-${end}/${stat.size}`)
-      .header('content-length', String(end - start + 1));
-    return res.send(fs.createReadStream(file, { start, end }));
-  }
-  res.header('content-length', String(stat.size));
-  return res.send(fs.createReadStream(file));
+  const type = MIME[file.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
+  const out = rangeResponse(rangeHeader, stat.size, type, (r) => fs.createReadStream(file, { start: r.start, end: r.end - 1 }));
+  return res
+    .code(out.status)
+    .headers({ ...headers, ...out.headers })
+    .send(out.body ?? undefined);
 }
 
 /**
