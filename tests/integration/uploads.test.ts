@@ -83,6 +83,23 @@ describe.each(['local', 's3'] as const)('upload protocol on the %s blob store', 
     expect(thumb.headers.get('content-type')).toBe('image/webp');
     const img = Buffer.from(await thumb.arrayBuffer());
     expect(img.subarray(8, 12).toString()).toBe('WEBP');
+    // Six cards asking for the same still at once: one ffmpeg run, one file, the same picture for all;
+    // a time past the end is the last frame's still (not one more file per millisecond asked for).
+    const blobs = t.server.blobs;
+    const put = blobs.put.bind(blobs);
+    const made: string[] = [];
+    blobs.put = (key, ...rest) => (made.push(key), put(key, ...rest));
+    try {
+      const still = (at: number) => fetch(`${t.server.url}${API.mediaThumbnail(lib._id, m._id)}?token=${previewToken}&t=${at}`);
+      const six = await Promise.all(Array.from({ length: 6 }, () => still(1.5)));
+      const bodies = await Promise.all(six.map(async (r) => [r.status, Buffer.from(await r.arrayBuffer()).toString('base64')]));
+      expect(new Set(bodies.map((b) => b.join()))).toHaveLength(1);
+      expect(bodies[0]![0]).toBe(200);
+      for (const at of [1.95, 3600, 86_400]) expect((await still(at)).status).toBe(200);
+      expect(made.map((k) => k.split('/').pop())).toEqual(['1500.webp', '1950.webp']);
+    } finally {
+      blobs.put = put;
+    }
     // the browser's thumbnail worker reads the MP4 by byte ranges, never whole
     const source = `${t.server.url}${API.mediaSource(lib._id, m._id)}?token=${previewToken}`;
     const head = await fetch(source, { headers: { range: 'bytes=0-99' } });

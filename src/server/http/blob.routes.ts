@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import pLimit from 'p-limit';
 import type { FastifyReply } from 'fastify';
 import type { App } from '../app';
 import type { BlobStore } from '../adapters/blobs/blobStore';
@@ -25,6 +26,9 @@ import {
 import { rangeResponse } from './byteRanges';
 import { ok, reply } from './envelope';
 import { blobKeys } from '../adapters/blobs/blobKeys';
+
+/** ffmpeg runs a process makes inside requests at once (on-demand stills and photo pictures). */
+const ON_DEMAND_FFMPEG = 2;
 
 const MIME: Record<string, string> = {
   mp4: 'video/mp4',
@@ -87,6 +91,21 @@ export function blobRoutes(app: App, blobs: BlobStore, uploads: UploadService, l
     return sendFileRange(res, blobs.objectPath(key), req.headers.range, headers);
   });
 
+  // Pictures made inside a request (a search card's still, a photo's picture): at most
+  // ON_DEMAND_FFMPEG ffmpeg runs at once in this process, and one run per key however many ask at once.
+  const onDemand = pLimit(ON_DEMAND_FFMPEG);
+  const making = new Map<string, Promise<void>>();
+  const madeOnce = (key: string, make: () => Promise<Buffer>) => {
+    let run = making.get(key);
+    if (!run) {
+      run = onDemand(async () => {
+        if (!(await blobs.exists(key))) await blobs.put(key, await make(), 'image/webp');
+      }).finally(() => making.delete(key));
+      making.set(key, run);
+    }
+    return run;
+  };
+
   /** The media a preview-token request is for: the token's owner's, in the token's library only. */
   const previewedMedia = async (token: string | undefined, params: { libraryId: string; mediaId: string }) => {
     const { userId, libraryId } = await tokens.verifyPreview(token ?? '');
@@ -100,13 +119,13 @@ export function blobRoutes(app: App, blobs: BlobStore, uploads: UploadService, l
     { schema: { params: mediaParamsSchema, querystring: thumbnailQuerySchema } },
     async (req, res) => {
       const media = await previewedMedia(req.query.token, req.params);
-      const t = req.query.t ?? null;
+      // A still is kept for a time inside the media only (one key per millisecond of it, at most).
+      const t = req.query.t === undefined ? null : Math.min(req.query.t, Math.max(0, (media.duration ?? 0) - 0.05));
       const key = t === null ? blobKeys.poster(media.id) : blobKeys.still(media.id, t);
       if (!(await blobs.exists(key))) {
         if (t === null) throw new AppError('not_found', 'No thumbnail yet.');
         if (media.status === 'uploading') throw new AppError('not_found', 'No thumbnail yet.');
-        const at = Math.min(t, Math.max(0, (media.duration ?? 0) - 0.05));
-        await blobs.put(key, await stillWebp(await blobs.toolInput(media.blob_key), at, 280, 40), 'image/webp');
+        await madeOnce(key, async () => stillWebp(await blobs.toolInput(media.blob_key), t, 280, 40));
       }
       // Ingest replaces the first poster with a representative keyframe: until then browsers ask again.
       const fresh = t === null && media.status !== 'completed';
@@ -126,10 +145,11 @@ export function blobRoutes(app: App, blobs: BlobStore, uploads: UploadService, l
       if (FAILED_STATUSES.includes(media.status as MediaStatus)) throw new AppError('not_found', 'This photo could not be read.');
       const key = blobKeys.picture(media.id);
       if (!(await blobs.exists(key))) {
-        const input = await blobs.toolInput(media.blob_key);
-        const picture = await pictureWebp(input, PHOTO_PICTURE_MAX_SIDE).catch(() => null);
-        if (!picture) throw new AppError('not_found', 'This photo could not be read.');
-        await blobs.put(key, picture, 'image/webp');
+        await madeOnce(key, async () => {
+          const picture = await pictureWebp(await blobs.toolInput(media.blob_key), PHOTO_PICTURE_MAX_SIDE).catch(() => null);
+          if (!picture) throw new AppError('not_found', 'This photo could not be read.');
+          return picture;
+        });
       }
       res.header('cache-control', 'private, max-age=86400').type('image/webp');
       return res.send(await blobs.read(key));
