@@ -51,6 +51,12 @@ export interface BillingInfo {
     /** A downgrade waiting for the next cycle. */
     pendingProduct: SubscriptionProduct | null;
   };
+  /**
+   * Charges on their way: the account's media being indexed (charged when indexing ends) and
+   * renders being made without a watermark (charged when they are ready). While any are, the app
+   * refetches this info every few seconds, so the balance it shows follows each charge.
+   */
+  pendingCharges: number;
 }
 
 export interface UsageHistoryEntry {

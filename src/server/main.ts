@@ -194,6 +194,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     const provider: PaymentProvider = config.stripeSecretKey
       ? new StripePaymentProvider(config.stripeSecretKey, config.stripeWebhookSecret)
       : new LocalPaymentProvider(tokens, () => config.appUrl);
+    const renderRepo = new RenderRepository(database.db);
     const billing = new BillingService({
       repo: billingRepo,
       users,
@@ -205,6 +206,8 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       appUrl: () => config.appUrl,
       allowedRedirectHosts: config.allowedRedirectHosts,
       signupBonus: { credits: config.signupBonusCredits, days: config.signupBonusDays },
+      chargesPending: async (userId) =>
+        (await Promise.all([mediaRepo.chargesPending(userId), renderRepo.chargesPending(userId)])).reduce((a, b) => a + b),
     });
     const quota: StorageQuota = billing;
     const models = await modelsLoading;
@@ -295,7 +298,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       },
     });
     const renders = new RenderService({
-      renders: new RenderRepository(database.db),
+      renders: renderRepo,
       media: { owned: (userId, libraryId, mediaId) => access.media(userId, libraryId, mediaId), byId: (id) => mediaRepo.byId(id) },
       transcript: (mediaId) => indexRepo.transcript(mediaId),
       blobs,

@@ -14,6 +14,7 @@ import {
 const info = (sub: Partial<BillingInfo['subscription']> = {}, creditsLeft = 20_000): BillingInfo => ({
   creditsLeft,
   creditNotes: [],
+  pendingCharges: 0,
   limits: { storageHours: 2 },
   usage: { storageHours: 0.5 },
   subscription: { status: null, termEnd: null, product: subscriptionProduct(FREE_TRIAL_PRODUCT_ID, 0), pendingProduct: null, ...sub },

@@ -25,6 +25,7 @@ const user = (sub: string, isVerified: boolean): User => ({
 const billingFor = (creditsLeft: number): BillingInfo => ({
   creditsLeft,
   creditNotes: [],
+  pendingCharges: 0,
   limits: { storageHours: 2 },
   usage: { storageHours: 0 },
   subscription: {

@@ -114,6 +114,18 @@ export class MediaRepository {
   }
 
   /** Storage in use by a user, in seconds of media (empty and failed uploads don't count). */
+  /** The user's media whose indexing will still charge (queued or being indexed, not a shared copy). */
+  async chargesPending(userId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('media')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('user_id', '=', userId)
+      .where('status', 'in', ['queued', 'processing'])
+      .where('blob_shared', '=', false)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
   async usedSeconds(userId: string): Promise<number> {
     const r = await this.db
       .selectFrom('media')

@@ -7,6 +7,18 @@ export type RenderRow = Selectable<RendersTable>;
 export class RenderRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
+  /** The user's renders that will charge when they are ready (queued or rendering, with a cost). */
+  async chargesPending(userId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('renders')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('user_id', '=', userId)
+      .where('status', 'in', ['queued', 'rendering'])
+      .where('cost', '>', 0)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
   byId(id: string) {
     return this.db.selectFrom('renders').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -35,6 +35,8 @@ export interface BillingDeps {
   appUrl: () => string;
   allowedRedirectHosts: string[];
   signupBonus: { credits: number; days: number };
+  /** Charges on their way for the user (media being indexed, renders being made): BillingInfo.pendingCharges. */
+  chargesPending: (userId: string) => Promise<number>;
   now?: () => Date;
 }
 
@@ -91,13 +93,14 @@ export class BillingService implements StorageQuota {
   }
 
   async info(user: UserRow): Promise<BillingInfo> {
-    const [{ sub, product }, notes, invoices, limit, usedSeconds, balance] = await Promise.all([
+    const [{ sub, product }, notes, invoices, limit, usedSeconds, balance, pendingCharges] = await Promise.all([
       this.plan(user.id),
       this.d.ledgerRepo.notes(user.id),
       this.d.repo.invoicesOf(user.id),
       this.limitHours(user.id),
       this.d.media.usedSeconds(user.id),
       this.d.ledger.balance(user.id),
+      this.d.chargesPending(user.id),
     ]);
     const byId = new Map(invoices.map((i) => [i.id, i]));
     const now = this.now().getTime();
@@ -131,6 +134,7 @@ export class BillingService implements StorageQuota {
         product,
         pendingProduct: pending,
       },
+      pendingCharges,
     };
   }
 

@@ -10,6 +10,7 @@ const pro = subscriptionProduct('pro', 3900);
 const on = (current: SubscriptionProduct, extra: Partial<BillingInfo['subscription']> = {}): BillingInfo => ({
   creditsLeft: 0,
   creditNotes: [],
+  pendingCharges: 0,
   limits: { storageHours: 2 },
   usage: { storageHours: 0 },
   subscription: {

@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/errorMessage';
 import { billingApi } from '../../api/instance';
 import { creditFigures, formatCredits, formatDate, hasSubscription, notesBySpendOrder, renewalState } from '../../state/billingFigures';
 import { useCredits } from '../../hooks/useCredits';
-import { credits, refreshCredits } from '../../state/credits';
+import { awaitCreditsChange, credits, refreshCredits } from '../../state/credits';
 import { showToast } from '../../state/toasts';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -65,6 +65,8 @@ export function BillingTab() {
   // Checkout pages send the user back here with ?purchase=success.
   useEffect(() => {
     if (searchParams.get('purchase') !== 'success') return;
+    // The payment is credited when the provider's webhook arrives: follow the figures until it has.
+    void awaitCreditsChange();
     showToast('Thank you! Your purchase is confirmed; the credits appear here as soon as the payment settles.', {
       tone: 'success',
       durationMs: 6000,
