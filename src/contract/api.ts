@@ -1,4 +1,4 @@
-import type { IntercomAnswer, ResetRequestAnswer, UiPreferences, User } from './entities';
+import type { IntercomAnswer, ResetRequestAnswer, User, UserSettings } from './entities';
 import type { ChangePasswordBody, EmailBody, FeedbackBody, LoginBody, RegisterBody, ResetBody, VerifyEmailBody } from './schemas/account';
 
 /**
@@ -17,7 +17,7 @@ export interface AccountCalls {
   resendVerification: { body: EmailBody; data: ResetRequestAnswer };
   refreshToken: { body: undefined; data: User }; // + token; refused for impersonation tokens
   me: { body: undefined; data: User };
-  meSettings: { body: Partial<UiPreferences>; data: User };
+  meSettings: { body: Partial<UserSettings>; data: User };
   intercom: { body: undefined; data: IntercomAnswer };
   feedback: { body: FeedbackBody; data: { ok: true } };
 }

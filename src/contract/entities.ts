@@ -20,7 +20,17 @@ export interface UiPreferences {
   failedListModalActiveKeys: string[];
 }
 
-export type UserSettings = UiPreferences;
+/**
+ * What the account's settings hold: the six preferences, and the libraries the search page opens on
+ * (issue 37, item 8): the ones last searched, browsed or uploaded into, on any device. Without them
+ * it opens on an own library holding media, and on the demo library only when there is none.
+ */
+export interface UserSettings extends UiPreferences {
+  lastLibraryIds?: string[];
+}
+
+/** Most libraries a search (and so the remembered selection) can name. */
+export const LAST_LIBRARIES_MAX = 32;
 
 export const DEFAULT_UI_PREFERENCES: UiPreferences = {
   enableSounds: true,

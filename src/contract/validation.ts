@@ -1,5 +1,5 @@
 import { PASSWORD_MIN_LENGTH } from './constants';
-import { DEFAULT_UI_PREFERENCES, type UiPreferences } from './entities';
+import { DEFAULT_UI_PREFERENCES, LAST_LIBRARIES_MAX, type UiPreferences } from './entities';
 
 /** The simple {local}@{domain}.{tld} shape of spec section 5. */
 export const isValidEmail = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim());
@@ -34,10 +34,15 @@ export function safeNextPath(next: string | null | undefined, fallback = '/works
 }
 
 type PrefKey = keyof UiPreferences;
-/** Validates a partial preferences object; returns an error string naming the bad field or null. */
+/** Validates a partial settings object (preferences, lastLibraryIds); returns an error string naming the bad field or null. */
 export function validatePreferences(input: unknown): string | null {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return 'settings must be an object';
   for (const [key, value] of Object.entries(input)) {
+    if (key === 'lastLibraryIds') {
+      const ok = Array.isArray(value) && value.length <= LAST_LIBRARIES_MAX && value.every((v) => typeof v === 'string' && v.length <= 64);
+      if (!ok) return `lastLibraryIds must be a list of at most ${LAST_LIBRARIES_MAX} library ids`;
+      continue;
+    }
     if (!(key in DEFAULT_UI_PREFERENCES)) return `Unknown setting: ${key}`;
     const k = key as PrefKey;
     const def = DEFAULT_UI_PREFERENCES[k];

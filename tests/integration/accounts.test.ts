@@ -248,6 +248,24 @@ describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
     expect((await t.api<User>('GET', API.me, { format, token })).body.data!.settings.libraryViewMode).toBe('grid');
   });
 
+  it('keeps the libraries last searched, browsed or uploaded into with the settings (issue 37, item 8)', async () => {
+    const ids = ['8f14e45f-ceea-467f-a0e6-1b2a3c4d5e6f', '1c9ac015-9c2e-4a1b-8d3e-5f6a7b8c9d0e'];
+    const a = await t.api<User>('POST', API.meSettings, { format, token, body: { lastLibraryIds: ids } });
+    expect(a.status).toBe(200);
+    expect(a.body.data!.settings).toMatchObject({ lastLibraryIds: ids, libraryViewMode: 'grid' });
+    // A preference sent alone (the app's preferences sync leaves this field to its own writer) keeps it.
+    await t.api<User>('POST', API.meSettings, { format, token, body: { enableSounds: false } });
+    expect((await t.api<User>('GET', API.me, { format, token })).body.data!.settings).toMatchObject({
+      lastLibraryIds: ids,
+      enableSounds: false,
+    });
+    for (const bad of ['one', [1], Array.from({ length: 33 }, () => ids[0]), ['x'.repeat(65)]]) {
+      const r = await t.api('POST', API.meSettings, { format, token, body: { lastLibraryIds: bad } });
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect(r.body.error?.message).toMatch(/^lastLibraryIds must be a list of at most 32 library ids/);
+    }
+  });
+
   it('says clearly that the support chat is not configured', async () => {
     const r = await t.api('POST', API.intercom, { format, token });
     expect(r.status).toBe(503);

@@ -1,6 +1,6 @@
 import { proxy, snapshot } from 'valtio';
 import { subscribeKey } from 'valtio/utils';
-import { API, DEFAULT_UI_PREFERENCES, type UiPreferences, type User } from '../../contract';
+import { API, DEFAULT_UI_PREFERENCES, type UiPreferences, type User, type UserSettings } from '../../contract';
 import { apiClient } from '../api/instance';
 import { PreferencesSync } from './preferencesSync';
 import { session } from './session';
@@ -26,8 +26,10 @@ const pick = (settings: Partial<UiPreferences> | undefined): UiPreferences => {
 
 const sync = new PreferencesSync<UiPreferences>(
   async (prefs) => {
-    // The existing settings merged with the six preference fields (section 7).
-    const current = session.user ? { ...session.user.settings } : {};
+    // The existing settings merged with the six preference fields (section 7), but for the fields
+    // with a writer of their own (lastLibraries.ts): the server keeps those, and this device's copy
+    // may be older than another device's.
+    const { lastLibraryIds: _ownWriter, ...current } = session.user ? session.user.settings : ({} as Partial<UserSettings>);
     // keepalive: the last change may be sent while the page unloads (see flushNow below).
     const user = await apiClient.request<User>(API.meSettings, {
       method: 'POST',

@@ -25,6 +25,7 @@ import {
   type ResetRequestAnswer,
   type UiPreferences,
   type User,
+  type UserSettings,
 } from '../../contract';
 import type { Mailer } from '../adapters/mail/mailer';
 import type { PasswordHasher } from '../adapters/security/passwords';
@@ -247,7 +248,7 @@ export class AccountService {
   async updateSettings(session: Session, patch: unknown) {
     const problem = validatePreferences(patch);
     if (problem) throw badRequest(problem);
-    const merged = { ...(session.user.settings as object), ...(patch as Partial<UiPreferences>) };
+    const merged = { ...(session.user.settings as object), ...(patch as Partial<UserSettings>) };
     return toUser(await this.d.users.updateSettings(session.user.id, merged));
   }
 

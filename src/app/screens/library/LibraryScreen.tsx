@@ -7,6 +7,7 @@ import { isApiError } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { libraryApi } from '../../api/instance';
 import { useEscapeToClear } from '../../hooks/useEscapeToClear';
+import { noteLibrariesUsed } from '../../state/lastLibraries';
 import { upsertLibrary } from '../../state/libraries';
 import { libraryView } from '../../state/libraryView';
 import { preferences } from '../../state/preferences';
@@ -76,6 +77,8 @@ function LibraryPage({ library, mediaId, folderId: routeFolder }: { library: Lib
   const { sort } = useSnapshot(libraryView);
   const { user } = useSnapshot(session);
   const listing = useLibraryMedia(library._id, folderId, sort);
+  // Browsing a library makes it the one the search page opens on next.
+  useEffect(() => noteLibrariesUsed([library._id]), [library._id]);
   const { files, reload, replace } = listing;
   const groups = useStatusGroups(library._id, files);
   const [store] = useState(createLibraryStore);

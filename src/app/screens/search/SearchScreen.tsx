@@ -12,6 +12,7 @@ import {
   type SearchResultType,
 } from '../../../contract';
 import { useEscapeToClear } from '../../hooks/useEscapeToClear';
+import { lastLibraries, noteLibrariesUsed } from '../../state/lastLibraries';
 import { libraries, loadLibraries } from '../../state/libraries';
 import { showToast } from '../../state/toasts';
 import { preferences, setPreference } from '../../state/preferences';
@@ -104,9 +105,18 @@ export default function SearchScreen() {
     return () => void (document.title = previous);
   }, []);
 
-  const switcherList = useMemo(() => (list ?? []).map((l) => ({ id: l._id, name: libraryName(l), isDemo: l.isDemo })), [list]);
-  // The demo library is searched when nothing (known) is chosen.
-  const selection = useMemo(() => (list ? effectiveSelection(query.libs, switcherList) : query.libs), [list, query.libs, switcherList]);
+  const switcherList = useMemo(
+    () =>
+      (list ?? []).map((l) => ({ id: l._id, name: libraryName(l), isDemo: l.isDemo, isDefault: l.isDefault, hasMedia: l.stats.count > 0 })),
+    [list],
+  );
+  // With nothing (known) chosen: the libraries last searched, browsed or uploaded into; the demo
+  // library only when there is nothing of the user's own to search.
+  const { ids: remembered } = useSnapshot(lastLibraries);
+  const selection = useMemo(
+    () => (list ? effectiveSelection(query.libs, switcherList, remembered) : query.libs),
+    [list, query.libs, switcherList, remembered],
+  );
 
   const write = useCallback((next: SearchQuery, push = false) => setParams(serializeSearchQuery(next), { replace: !push }), [setParams]);
   const update = useCallback((patch: Partial<SearchQuery>, push = false) => write({ ...query, ...patch }, push), [query, write]);
@@ -164,6 +174,11 @@ export default function SearchScreen() {
   }, [query.moment, query.media, query.text, image, waitingForEmoji]);
 
   const { outcome, searchNow } = useMomentSearch(list ? selection : [], query.search, body);
+  // The libraries searched are the ones the page opens on next time (here or on another device).
+  const searchRuns = Boolean(list && body);
+  useEffect(() => {
+    if (searchRuns) noteLibrariesUsed(selection);
+  }, [searchRuns, selection]);
   // Low-confidence results stay behind a toggle (issue 18); a new answer hides them again.
   const [showLow, setShowLow] = useState(false);
   useEffect(() => setShowLow(false), [outcome]);
@@ -279,7 +294,10 @@ export default function SearchScreen() {
       mediaPill={mediaPill}
       libraries={list ?? []}
       selection={selection}
-      onSelectionChange={(libs) => update({ libs })}
+      onSelectionChange={(libs) => {
+        noteLibrariesUsed(libs);
+        update({ libs });
+      }}
       resultType={query.search}
       unifiedEnabled={unifiedEnabled}
       onResultTypeChange={(search: SearchResultType) => update({ search })}

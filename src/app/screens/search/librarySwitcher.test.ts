@@ -51,10 +51,28 @@ describe('library switcher', () => {
     expect(closeSwitcher(['mine', 'hol'], ['hol', 'mine'], list)).toEqual({ selection: ['hol', 'mine'], notice: null });
   });
 
-  it('searches the demo library when nothing (known) is chosen', () => {
+  it('searches the demo library when nothing (known) is chosen, remembered or filled', () => {
     expect(effectiveSelection([], list)).toEqual(['demo']);
     expect(effectiveSelection(['gone', 'work'], list)).toEqual(['work']);
     expect(effectiveSelection([], [mine])).toEqual([]);
+    expect(effectiveSelection([], list, ['gone'])).toEqual(['demo']);
+  });
+
+  it('with nothing chosen, opens on the libraries last searched, browsed or uploaded into (issue 37, item 8)', () => {
+    expect(effectiveSelection([], list, ['hol'])).toEqual(['hol']);
+    expect(effectiveSelection([], list, ['gone', 'work', 'mine'])).toEqual(['work', 'mine']);
+    // what the address names still comes first
+    expect(effectiveSelection(['mine'], list, ['hol'])).toEqual(['mine']);
+    // the demo library, when it was the one last searched
+    expect(effectiveSelection([], list, ['demo'])).toEqual(['demo']);
+  });
+
+  it('with nothing chosen or remembered, opens on an own library holding media (the default first) before the demo library', () => {
+    const filled = [demo, { ...mine, isDefault: true }, { ...holiday, hasMedia: true }, { ...work, hasMedia: true }];
+    expect(effectiveSelection([], filled)).toEqual(['hol']);
+    filled[1] = { ...mine, isDefault: true, hasMedia: true };
+    expect(effectiveSelection([], filled)).toEqual(['mine']);
+    expect(effectiveSelection([], [{ ...demo, hasMedia: true }, mine])).toEqual(['demo']);
   });
 
   it('truncates the name at 20 characters and the filter pill at 8', () => {

@@ -9,6 +9,9 @@ export interface SwitcherLibrary {
   id: string;
   name: string;
   isDemo: boolean;
+  /** Whether it holds media (an own library that does is searched before the demo library). */
+  hasMedia?: boolean;
+  isDefault?: boolean;
 }
 
 /** `text` cut to `max` characters with '...' when longer. */
@@ -51,10 +54,23 @@ export const knownSelection = (selection: readonly string[], list: readonly Swit
 
 export const demoLibraryOf = (list: readonly SwitcherLibrary[]) => list.find((l) => l.isDemo) ?? null;
 
-/** The selection the search uses: the known ones, or the demo library when nothing is chosen. */
-export function effectiveSelection(selection: readonly string[], list: readonly SwitcherLibrary[]): string[] {
+/**
+ * The selection the search uses: the known ones; with none chosen, the libraries last searched,
+ * browsed or uploaded into (`remembered`, kept with the account); else an own library holding media
+ * (the default one first); the demo library only when there is none of these (issue 37, item 8).
+ */
+export function effectiveSelection(
+  selection: readonly string[],
+  list: readonly SwitcherLibrary[],
+  remembered: readonly string[] = [],
+): string[] {
   const known = knownSelection(selection, list);
   if (known.length) return known;
+  const last = knownSelection(remembered, list);
+  if (last.length) return last;
+  const filled = list.filter((l) => !l.isDemo && l.hasMedia);
+  const own = filled.find((l) => l.isDefault) ?? filled[0];
+  if (own) return [own.id];
   const demo = demoLibraryOf(list);
   return demo ? [demo.id] : [];
 }

@@ -1,4 +1,5 @@
 import { MSG_MEDIA, TOAST_MS, UNSUPPORTED_FILE_TYPE } from '../../../contract';
+import { noteLibrariesUsed } from '../../state/lastLibraries';
 import { showToast } from '../../state/toasts';
 import { uploadQueue } from '../../state/uploads';
 import type { UploadDestination } from '../../state/uploadQueue';
@@ -19,6 +20,8 @@ export async function enqueueFiles(
     if (rejected.length) showToast(MSG_MEDIA.allDroppedRejected, { tone: 'error', durationMs: TOAST_MS.dragError });
     return { queued: 0, duplicates: 0, rejected: rejected.length };
   }
+  // The search page opens next on the library uploaded into.
+  noteLibrariesUsed([destination.libraryId]);
   const result = await uploadQueue.add(accepted, destination, options.knownUniqueIds);
   return { ...result, rejected: rejected.length };
 }

@@ -12,6 +12,7 @@ import {
 import { RequestCancelledError } from '../../../api/external';
 import { externalApi, libraryApi } from '../../../api/instance';
 import { refreshCredits } from '../../../state/credits';
+import { noteLibrariesUsed } from '../../../state/lastLibraries';
 import { upsertLibrary } from '../../../state/libraries';
 import { showToast } from '../../../state/toasts';
 import { Button } from '../../../ui/Button';
@@ -111,6 +112,8 @@ export function LinkTab({
       if (answer.failed.length)
         showToast([...new Set(answer.failed.map((f) => f.message))].join(', '), { tone: 'error', title: MSG_EXTERNAL.uploadUrlFailed });
       void refreshCredits({ quiet: true });
+      // The search page opens next on the library the links went into.
+      if (answer.media.length) noteLibrariesUsed([libraryId]);
       setPending(null);
       setChoosing(false);
       setUrl('');
