@@ -1,5 +1,15 @@
 import type { IntercomAnswer, ResetRequestAnswer, User, UserSettings } from './entities';
-import type { ChangePasswordBody, EmailBody, FeedbackBody, LoginBody, RegisterBody, ResetBody, VerifyEmailBody } from './schemas/account';
+import type { MomentTrim } from './momentTrims';
+import type {
+  ChangePasswordBody,
+  EmailBody,
+  FeedbackBody,
+  LoginBody,
+  MomentTrimsBody,
+  RegisterBody,
+  ResetBody,
+  VerifyEmailBody,
+} from './schemas/account';
 
 /**
  * Request and answer shapes of the account calls (the `data` of the envelope; bodies are the
@@ -18,6 +28,8 @@ export interface AccountCalls {
   refreshToken: { body: undefined; data: User }; // + token; refused for impersonation tokens
   me: { body: undefined; data: User };
   meSettings: { body: Partial<UserSettings>; data: User };
+  /** GET: every trim of the account; POST: edits applied (the later edit of a moment stays), then every trim. */
+  meTrims: { body: MomentTrimsBody | undefined; data: MomentTrim[] };
   intercom: { body: undefined; data: IntercomAnswer };
   feedback: { body: FeedbackBody; data: { ok: true } };
 }

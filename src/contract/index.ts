@@ -15,4 +15,5 @@ export * from './downloads';
 export * from './external';
 export * from './merge';
 export * from './transcripts';
+export * from './momentTrims';
 export * from './schemas';

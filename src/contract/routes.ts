@@ -11,6 +11,8 @@ export const API = {
   refreshToken: '/auth/token/refresh',
   me: '/user/me',
   meSettings: '/user/me/settings',
+  /** Not named by the spec: the account's moment trims (issue 37, item 9); GET lists them, POST sends edits. */
+  meTrims: '/user/me/trims',
   intercom: '/user/intercom',
   /** Not named by the spec: where the global error dialog sends its feedback form. */
   feedback: '/feedback',

@@ -37,6 +37,7 @@ import type { ExternalService } from './services/external.service';
 import type { AccountService } from './services/account.service';
 import type { LibraryService } from './services/library.service';
 import type { UploadService } from './services/upload.service';
+import type { MomentTrimsService } from './services/momentTrims.service';
 import type { TranscriptService } from './services/transcript.service';
 import { transcriptRoutes } from './http/transcript.routes';
 
@@ -49,6 +50,7 @@ export interface Services {
   billing: BillingService;
   provider: PaymentProvider;
   transcripts: TranscriptService;
+  trims: MomentTrimsService;
   search: SearchService;
   renders: RenderService;
   external: ExternalService;
@@ -112,7 +114,7 @@ export async function buildHttpApp(config: Config, log: FastifyBaseLogger, servi
     blobOrigins: blobOrigins(config),
   });
   app.get(API.health, async (req, res) => reply(req, res, ok<HealthInfo>({ ok: true, ...services.health() })));
-  accountRoutes(app, services.accounts);
+  accountRoutes(app, services.accounts, services.trims);
   libraryRoutes(app, services.accounts, services.libraries, services.uploads);
   blobRoutes(app, services.blobs, services.uploads, services.libraries, services.tokens);
   searchRoutes(app, services.accounts, services.search);

@@ -40,7 +40,9 @@ import { IndexRepository } from './repositories/index.repository';
 import { IngestService } from './services/ingest.service';
 import { SearchRepository } from './repositories/search.repository';
 import { SearchService } from './services/search.service';
+import { MomentTrimsRepository } from './repositories/momentTrims.repository';
 import { TranscriptRepository } from './repositories/transcript.repository';
+import { MomentTrimsService } from './services/momentTrims.service';
 import { TranscriptService } from './services/transcript.service';
 import { loadIndexModels } from './models';
 import type { PaymentProvider } from './adapters/billing/paymentProvider';
@@ -346,6 +348,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
         billing,
         provider,
         transcripts: new TranscriptService({ access, transcripts: new TranscriptRepository(database.db) }),
+        trims: new MomentTrimsService(new MomentTrimsRepository(database.db)),
         search,
         renders,
         external,

@@ -239,6 +239,8 @@ export interface BrowserOptions {
    * the browser's resolver instead of aborted by a route, and still recorded in `offHost`.
    */
   httpCache?: boolean;
+  /** A phone: touch events (hasTouch) and a mobile viewport (isMobile, its meta viewport honoured). */
+  touch?: boolean;
 }
 
 const isOffHost = (href: string) => {
@@ -253,6 +255,7 @@ export async function openBrowser(viewport: Viewport = { width: 1440, height: 90
     executablePath: '/usr/bin/chromium',
     headless: true,
     viewport,
+    ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
     args: [
       '--headless',
       '--no-sandbox',

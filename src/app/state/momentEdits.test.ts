@@ -78,24 +78,40 @@ describe('moment edits', () => {
     expect(rangeProblem({ startTime: 0, endTime: 10 }, 10)).toBeNull();
   });
 
-  it('keeps the old value when storage refuses the write', () => {
+  it('takes the edit when storage refuses the write (the account keeps it)', () => {
     updateMomentRange(moment, { startTime: 3, endTime: 5 }, 10);
     storage.refuse = true;
-    expect(updateMomentRange(moment, { startTime: 1, endTime: 2 }, 10)).toBe(false);
-    expect(failures()).toBe(1);
-    expect(effectiveRange(moment)).toEqual({ startTime: 3, endTime: 5 });
-    expect(resetMomentRange(moment)).toBe(false);
-    expect(effectiveRange(moment)).toEqual({ startTime: 3, endTime: 5 });
+    expect(updateMomentRange(moment, { startTime: 1, endTime: 2 }, 10)).toBe(true);
+    expect(failures()).toBe(0);
+    expect(effectiveRange(moment)).toEqual({ startTime: 1, endTime: 2 });
+    expect(resetMomentRange(moment)).toBe(true);
+    expect(effectiveRange(moment)).toEqual({ startTime: 2, endTime: 6 });
   });
 
-  it('resets, and a trim back to the original range drops the edit', () => {
+  it('resets, and a trim back to the original range drops the trim (a reset the account is told of)', () => {
     updateMomentRange(moment, { startTime: 3, endTime: 5 }, 10);
     expect(resetMomentRange(moment)).toBe(true);
     expect(effectiveRange(moment)).toEqual({ startTime: 2, endTime: 6 });
     updateMomentRange(moment, { startTime: 3, endTime: 5 }, 10);
     updateMomentRange(moment, { startTime: 2, endTime: 6 }, 10);
     expect(momentEdits.byMoment).toEqual({});
-    expect(storage.data.size).toBe(0);
+    // kept until the account has it: the reset of m_a, one edit
+    const kept = JSON.parse(storage.data.get('clipseek.momentTrims.anonymous')!) as {
+      pending: { momentId: string; newTimestamps: null }[];
+    };
+    expect(kept.pending).toEqual([expect.objectContaining({ momentId: 'm_a', newTimestamps: null })]);
+  });
+
+  it('sends the trims kept only in this browser before (issue 37) to the account, dated before any other edit', () => {
+    storage.data.set(
+      'clipseek.momentEdits.anonymous',
+      JSON.stringify({ m_a: { originalTimestamps: { startTime: 2, endTime: 6 }, newTimestamps: { startTime: 3, endTime: 4 } } }),
+    );
+    loadMomentEdits();
+    expect(effectiveRange(moment)).toEqual({ startTime: 3, endTime: 4 });
+    expect(storage.data.has('clipseek.momentEdits.anonymous')).toBe(false);
+    const kept = JSON.parse(storage.data.get('clipseek.momentTrims.anonymous')!) as { pending: { editedAt: string }[] };
+    expect(kept.pending.map((e) => e.editedAt)).toEqual([new Date(0).toISOString()]);
   });
 
   it('keeps each account its own trims', () => {
@@ -115,6 +131,15 @@ describe('moment edits', () => {
     loadMomentEdits();
     expect(momentEdits.byMoment).toEqual({});
     storage.data.set('clipseek.momentEdits.anonymous', '{not json');
+    loadMomentEdits();
+    expect(momentEdits.byMoment).toEqual({});
+    storage.data.set(
+      'clipseek.momentTrims.anonymous',
+      JSON.stringify({ server: [{ momentId: 'm_a', newTimestamps: { startTime: 5, endTime: 1 } }], pending: [{ momentId: 3 }] }),
+    );
+    loadMomentEdits();
+    expect(momentEdits.byMoment).toEqual({});
+    storage.data.set('clipseek.momentTrims.anonymous', '{not json');
     loadMomentEdits();
     expect(momentEdits.byMoment).toEqual({});
   });

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { MOMENT_TRIM_EDITS_MAX } from '../momentTrims';
 import { multiline, strict } from './common';
 
 const Email = Type.String({ maxLength: 320 });
@@ -26,7 +27,33 @@ export const feedbackBodySchema = Type.Object(
   strict,
 );
 
+/** A moment id as the search makes it (contract `momentId`): its media and original range in ms. */
+const MomentId = Type.String({ pattern: '^m_[0-9a-f-]{36}_[0-9]{1,12}_[0-9]{1,12}$', maxLength: 100 });
+const Range = Type.Object(
+  { startTime: Type.Number({ minimum: 0, maximum: 86_400 }), endTime: Type.Number({ minimum: 0, maximum: 86_400 }) },
+  strict,
+);
+/** POST API.meTrims: edits of moment trims (trimEditProblem says what else is wrong with one). */
+export const momentTrimsBodySchema = Type.Object(
+  {
+    edits: Type.Array(
+      Type.Object(
+        {
+          momentId: MomentId,
+          originalTimestamps: Range,
+          newTimestamps: Type.Union([Range, Type.Null()]),
+          editedAt: Type.String({ format: 'date-time', maxLength: 40 }),
+        },
+        strict,
+      ),
+      { maxItems: MOMENT_TRIM_EDITS_MAX },
+    ),
+  },
+  strict,
+);
+
 export type LoginBody = Static<typeof loginBodySchema>;
+export type MomentTrimsBody = Static<typeof momentTrimsBodySchema>;
 export type RegisterBody = Static<typeof registerBodySchema>;
 export type EmailBody = Static<typeof emailBodySchema>;
 export type ResetBody = Static<typeof resetBodySchema>;

@@ -9,6 +9,7 @@ import * as m0007 from './migrations/0007_shot_terms';
 import * as m0008 from './migrations/0008_renders';
 import * as m0009 from './migrations/0009_transcript_corrections';
 import * as m0010 from './migrations/0010_job_leases';
+import * as m0011 from './migrations/0011_moment_trims';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_renders': m0008,
   '0009_transcript_corrections': m0009,
   '0010_job_leases': m0010,
+  '0011_moment_trims': m0011,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

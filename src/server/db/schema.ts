@@ -74,6 +74,7 @@ export interface DB {
   keyframes: KeyframesTable;
   transcript_segments: TranscriptSegmentsTable;
   transcript_corrections: TranscriptCorrectionsTable;
+  moment_trims: MomentTrimsTable;
   renders: RendersTable;
   render_slots: RenderSlotsTable;
 }
@@ -274,6 +275,18 @@ export interface TranscriptSegmentsTable {
   tsv: Generated<string>;
   /** What speech to text heard, once the text was corrected (migration 0009); null before. */
   original_text: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A moment's trim on one account (null start/end: given its own range back), see migration 0011. */
+export interface MomentTrimsTable {
+  user_id: string;
+  moment_id: string;
+  original_start: number;
+  original_end: number;
+  start: number | null;
+  end: number | null;
+  edited_at: Timestamp;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface TranscriptCorrectionsTable {

@@ -4,6 +4,7 @@ import {
   emailBodySchema,
   feedbackBodySchema,
   loginBodySchema,
+  momentTrimsBodySchema,
   registerBodySchema,
   resetBodySchema,
   settingsBodySchema,
@@ -11,11 +12,12 @@ import {
 } from '../../contract';
 import type { App } from '../app';
 import { toUser, type AccountService } from '../services/account.service';
+import type { MomentTrimsService } from '../services/momentTrims.service';
 import { optionalAuth, requireAuth, sessionOf } from './auth';
 import { ok, reply } from './envelope';
 
 /** Spec section 7 account calls, at their exact paths; bodies are the schemas of contract/schemas/account.ts. */
-export function accountRoutes(app: App, accounts: AccountService) {
+export function accountRoutes(app: App, accounts: AccountService, trims: MomentTrimsService) {
   const auth = { preHandler: requireAuth(accounts) };
 
   app.post(API.login, { schema: { body: loginBodySchema } }, async (req, res) => {
@@ -62,6 +64,12 @@ export function accountRoutes(app: App, accounts: AccountService) {
 
   app.post(API.meSettings, { ...auth, schema: { body: settingsBodySchema } }, async (req, res) =>
     reply(req, res, ok(await accounts.updateSettings(sessionOf(req), req.body))),
+  );
+
+  // The account's moment trims (issue 37, item 9): every device reads them and sends its edits.
+  app.get(API.meTrims, auth, async (req, res) => reply(req, res, ok(await trims.list(sessionOf(req).user.id))));
+  app.post(API.meTrims, { ...auth, schema: { body: momentTrimsBodySchema } }, async (req, res) =>
+    reply(req, res, ok(await trims.apply(sessionOf(req).user.id, req.body.edits))),
   );
 
   app.post(API.intercom, auth, async (req, res) => reply(req, res, ok(await accounts.intercomToken(sessionOf(req)))));
