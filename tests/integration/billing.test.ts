@@ -13,7 +13,7 @@ import {
   type UsageHistoryEntry,
 } from '../../src/contract';
 import { startTestServer, type Format } from './support/harness';
-import { verifiedUser } from './support/upload';
+import { defaultLibrary, makeVideo, uploadFile, verifiedUser, waitForStatus } from './support/upload';
 
 let t: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -152,6 +152,23 @@ describe.each<Format>(['msgpack', 'json'])('billing calls over %s', (format) => 
     expect(next.length).toBeGreaterThan(0);
     expect(next.every((e) => e.updatedAt < first[1]!.updatedAt)).toBe(true);
     expect((await t.api('GET', `${API.usageHistory}?olderThan=yesterday`, { token, format })).status).toBe(400);
+  });
+});
+
+describe('charges on their way (issue 37, item 10)', () => {
+  it('counts a media until its indexing has charged, so the app knows to follow the balance', async () => {
+    const { token } = await verifiedUser(t, 'bill-pending');
+    expect((await info(token)).pendingCharges).toBe(0);
+    const lib = await defaultLibrary(t, token);
+    const fin = await uploadFile(t, token, lib._id, lib.rootFolderId, 'pending.mp4', makeVideo(3));
+    // Queued (indexing takes seconds): one charge on its way, not yet taken.
+    const during = await info(token);
+    expect(during.pendingCharges).toBe(1);
+    expect(during.creditsLeft).toBe(20_000);
+    await waitForStatus(t, token, lib._id, fin.body.data!._id, ['completed'], 120_000);
+    const after = await info(token);
+    expect(after.pendingCharges).toBe(0);
+    expect(after.creditsLeft).toBeLessThan(20_000);
   });
 });
 
