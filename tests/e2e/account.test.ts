@@ -229,6 +229,7 @@ describe('the account across pages and devices (issue 37)', () => {
     expect(await cards.count()).toBeGreaterThanOrEqual(2);
     // The desktop's trim, on the phone.
     await expect.poll(() => chipOf(first).innerText()).toBe('00:00:01 – 00:00:03');
+    await first.locator('img.moment-card__poster').waitFor();
     await shot(page, 'account-trim-phone-375');
 
     // Offline: the second moment is trimmed here; the edit shows at once and waits.
