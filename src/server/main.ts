@@ -361,6 +361,8 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     if (config.role !== 'api') {
       const n = await ingest.backfillShotTerms();
       if (n) log.info({ media: n }, 'shot index written for media indexed before it existed');
+      const spoken = await ingest.backfillSpokenForms();
+      if (spoken) log.info({ segments: spoken }, 'transcript segments indexed in their spoken forms');
     }
 
     const boss = await startQueue(

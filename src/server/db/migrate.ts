@@ -10,9 +10,10 @@ import * as m0008 from './migrations/0008_renders';
 import * as m0009 from './migrations/0009_transcript_corrections';
 import * as m0010 from './migrations/0010_job_leases';
 import * as m0011 from './migrations/0011_moment_trims';
+import * as m0012 from './migrations/0012_spoken_forms';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_libraries': m0002,
   '0003_credits': m0003,
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_transcript_corrections': m0009,
   '0010_job_leases': m0010,
   '0011_moment_trims': m0011,
+  '0012_spoken_forms': m0012,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -275,6 +275,10 @@ export interface TranscriptSegmentsTable {
   tsv: Generated<string>;
   /** What speech to text heard, once the text was corrected (migration 0009); null before. */
   original_text: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The text in its spoken forms, as transcript search indexes it (migration 0011); null until normalised. */
+  spoken: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SPOKEN_FORMS_VERSION of the rules that made `spoken`. */
+  spoken_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A moment's trim on one account (null start/end: given its own range back), see migration 0011. */

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB, IngestState } from '../db/schema';
 import { projectEmbedding } from './embeddingProjection';
+import { SPOKEN_FORMS_VERSION, spokenForms } from './spokenForms';
 
 const vec = (v: Float32Array | null) => (v ? `[${Array.from(v, (x) => x.toFixed(6)).join(',')}]` : null);
 
@@ -143,6 +144,8 @@ export class IndexRepository {
               start: s.start,
               end: s.end,
               text: s.text,
+              spoken: spokenForms(s.text),
+              spoken_version: SPOKEN_FORMS_VERSION,
               words: JSON.stringify(s.words),
             })),
           )
@@ -182,7 +185,17 @@ export class IndexRepository {
         select ${toId}, ${toLibraryId}, start, "end", coalesce(original_text, text), speaker, words from transcript_segments where media_id = ${fromId}`.execute(
         trx,
       );
+      await renormaliseSpoken(trx, SPOKEN_FORMS_VERSION, toId);
     });
+  }
+
+  /**
+   * Writes the spoken forms (spokenForms.ts) of up to `batch` segments that have none or older
+   * ones (indexed before migration 0012, or before the rules last changed); how many it wrote.
+   * Run at start until it writes none: a segment not yet written is still found by its text.
+   */
+  renormaliseSpoken(batch = 1000): Promise<number> {
+    return renormaliseSpoken(this.db, SPOKEN_FORMS_VERSION, undefined, batch);
   }
 
   /** Replaces a media's rows of the shot index (see migration 0007). */
@@ -220,4 +233,19 @@ export class IndexRepository {
       .orderBy('start')
       .execute();
   }
+}
+
+/** The spoken forms of segments not written under `version` (of one media, or any `batch` of them). */
+async function renormaliseSpoken(db: Kysely<DB>, version: number, mediaId?: string, batch = 1000): Promise<number> {
+  let q = db
+    .selectFrom('transcript_segments')
+    .select(['id', 'text'])
+    .where((eb) => eb.or([eb('spoken_version', 'is', null), eb('spoken_version', '<', version)]));
+  q = mediaId ? q.where('media_id', '=', mediaId) : q.limit(batch);
+  const rows = await q.execute();
+  if (!rows.length) return 0;
+  await sql`update transcript_segments s set spoken = v.spoken, spoken_version = ${version}
+    from unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => spokenForms(r.text))}::text[]) as v(id, spoken)
+    where s.id = v.id`.execute(db);
+  return rows.length;
 }

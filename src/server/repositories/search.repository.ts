@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { DB } from '../db/schema';
 import { VECTOR_SEARCH_WIDTH } from '../db/sessionSettings';
 import { projectEmbedding } from './embeddingProjection';
+import { spokenForms } from './spokenForms';
 
 export interface FrameRow {
   id: string;
@@ -232,15 +233,16 @@ export class SearchRepository {
   }
 
   /**
-   * What BM25 needs for a transcript query: the query's lexemes in order (Postgres's English
-   * configuration, as the index), the segments holding any of them (best by cover density, with
+   * What BM25 needs for a transcript query: the query's lexemes in order (its spoken forms in
+   * Postgres's English configuration, as the index), the segments holding any of them (best by cover density, with
    * their tsvector as text), and the statistics (segments, mean length, per-lexeme counts).
    */
   async transcriptCandidates(libraryIds: string[], text: string, mediaIds: string[] | undefined, limit: number) {
     let query = queryLexemes.get(text);
     if (!query) {
+      // in the spoken forms the index holds (spokenForms.ts): 'Mr.' finds 'mister', '25' finds 'twenty five'
       const lex = await sql<{ lexeme: string; positions: number[] }>`
-        select lexeme, positions from unnest(to_tsvector('english', ${text}))`.execute(this.db);
+        select lexeme, positions from unnest(to_tsvector('english', ${spokenForms(text)}))`.execute(this.db);
       query = lex.rows
         .flatMap((r) => r.positions.map((p) => ({ l: r.lexeme, p: Number(p) })))
         .sort((a, b) => a.p - b.p)

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
+import { SPOKEN_FORMS_VERSION, spokenForms } from './spokenForms';
 
 export interface SegmentRow {
   id: string;
@@ -57,7 +58,11 @@ export class TranscriptRepository {
       const original = row.original_text ?? row.text;
       const text = input.kind === 'restore' ? original : input.text;
       if (text === row.text) return { segment: row, changed: false };
-      await trx.updateTable('transcript_segments').set({ text, original_text: original }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('transcript_segments')
+        .set({ text, original_text: original, spoken: spokenForms(text), spoken_version: SPOKEN_FORMS_VERSION })
+        .where('id', '=', row.id)
+        .execute();
       await trx
         .insertInto('transcript_corrections')
         .values({

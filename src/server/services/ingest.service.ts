@@ -111,6 +111,16 @@ export class IngestService {
   }
 
   /**
+   * Transcript segments indexed without their spoken forms (before migration 0012), or under older
+   * rules, get them (run once at start; idempotent). Until then they are found by their text.
+   */
+  async backfillSpokenForms(): Promise<number> {
+    let total = 0;
+    for (let n = await this.d.index.renormaliseSpoken(); n > 0; n = await this.d.index.renormaliseSpoken()) total += n;
+    return total;
+  }
+
+  /**
    * The media's ingest job (queued by an upload, a link import or a retry): the media goes to
    * processing and the stages that can run are queued. Shared samples take a twin's index instead.
    */
