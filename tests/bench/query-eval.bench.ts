@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { API, type Moment, type SearchResults } from '../../src/contract';
+import { API, momentId, type Moment, type SearchResults } from '../../src/contract';
 import { startServer } from '../../src/server/main';
 import { MODELS_DIR } from '../fixtures/modelsDir';
 import { client } from '../integration/support/harness';
@@ -239,5 +239,57 @@ console.log(`hit@1 ${(hit1 / n).toFixed(2)}   hit@5 ${(hit5 / n).toFixed(2)} (ta
 console.log(`positives whose right answer (in the top 5) is high or medium confidence: ${(confident / n).toFixed(2)}`);
 console.log(`absent-thing queries with nothing above low confidence: ${(absentClean / ABSENT.length).toFixed(2)} (target >= 0.9)`);
 console.log(`hit@5 by kind: ${[...byKind].map(([k, v]) => `${k} ${v.hit5}/${v.n}`).join(', ')}`);
+
+// Find similar and image search (issue 37, item 12), on the same calibrated scale: each clip's
+// moment as a query should find no other photo's clip above low confidence (the three crops of
+// darknet's dog.jpg are one photo: each may find the others); and each source photo, mirrored and
+// cropped, as a query image should find its own clip first, above low confidence.
+const sourceOf = (name: string) => CLIPS[name]![0];
+// each clip is one 3 s shot of one photo: the moment of its whole length
+const momentOfClip = new Map([...mediaOf].map(([id, name]) => [name, momentId(id, 0, 3)]));
+let similarQueries = 0;
+let similarClean = 0;
+let similarOthers = 0;
+console.log('\nfind similar: clip -> other clips found (score confidence)');
+for (const [name, clipId] of momentOfClip) {
+  const r = await api<SearchResults>('POST', API.searchVisual(lib._id), { token, body: { clipId } });
+  if (r.status !== 200) throw new Error(`similar ${name}: ${r.status}`);
+  const others = r.body.data!.results.filter((m) => nameOf(m) !== name);
+  const wrong = others.filter((m) => m.confidence !== 'low' && sourceOf(nameOf(m)) !== sourceOf(name));
+  similarQueries++;
+  similarOthers += wrong.length;
+  if (!wrong.length) similarClean++;
+  console.log(
+    `${wrong.length ? '✗' : '✓'} ${name.padEnd(12)} -> ${others.slice(0, 4).map(fmt).join(' | ') || '-'} (${others.length} results)`,
+  );
+}
+let imageTop = 0;
+console.log('\nimage search: the source photo mirrored and cropped -> first result');
+for (const [name, [file, crop]] of Object.entries(CLIPS)) {
+  const jpg = path.join(dir, `${name}-query.jpg`);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    file,
+    '-vf',
+    [crop, 'hflip', 'crop=iw*0.85:ih*0.85'].filter(Boolean).join(','),
+    '-frames:v',
+    '1',
+    jpg,
+  ]);
+  const image = `data:image/jpeg;base64,${fs.readFileSync(jpg).toString('base64')}`;
+  const r = await api<SearchResults>('POST', API.searchVisual(lib._id), { token, body: { image } });
+  if (r.status !== 200) throw new Error(`image ${name}: ${r.status}`);
+  const first = r.body.data!.results[0];
+  const ok = first !== undefined && nameOf(first) === name && first.confidence !== 'low';
+  if (ok) imageTop++;
+  console.log(`${ok ? '✓' : '✗'} ${name.padEnd(12)} -> ${r.body.data!.results.slice(0, 3).map(fmt).join(' | ')}`);
+}
+console.log(
+  `\nfind similar: queries with no other photo's clip above low confidence: ${similarClean}/${similarQueries} (other photos' clips above low: ${similarOthers})`,
+);
+console.log(`image search: own clip first and above low confidence: ${imageTop}/${Object.keys(CLIPS).length}`);
 await server.close();
 fs.rmSync(dir, { recursive: true, force: true });

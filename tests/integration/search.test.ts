@@ -196,7 +196,9 @@ describe('ingest and search', () => {
       expect(m.endTime).toBeGreaterThan(m.startTime);
       expect(m.endTime).toBeLessThanOrEqual((m.mediaId === media._id ? media : second).metadata.video.duration + 0.5);
     }
-    expect(r.results.every((m) => m.confidence && m.score > 0.35)).toBe(true);
+    // on the one scale: the photo itself is high; every result says the confidence its score means
+    expect(first.confidence).toBe('high');
+    for (const m of r.results) expect(m.confidence).toBe(confidenceOf(m.score));
   });
 
   it('checks access to the library before it reads a query image, and names an unreadable one', async () => {
@@ -255,6 +257,18 @@ describe('ingest and search', () => {
     const first = r.results[0]!;
     expect(first.mediaId).toBe(second._id);
     expect(first.startTime).toBeGreaterThanOrEqual(3.5);
+    // Selective (issue 37, item 12): only what is meaningfully like the dog, on the one scale, and
+    // none of the other photos (the horses, the eagle, the giraffe, the kites) nor the eagle of the second video.
+    for (const m of r.results) {
+      expect(m.confidence, JSON.stringify(m)).not.toBe('low');
+      expect(m.confidence).toBe(confidenceOf(m.score));
+    }
+    for (const source of ['horses.jpg', 'eagle.jpg', 'giraffe.jpg', 'kite.jpg'])
+      expect(
+        inMedia(r, media._id).filter((m) => overlaps(m, entry(source))),
+        source,
+      ).toEqual([]);
+    expect(r.results.filter((m) => m.mediaId === second._id && m.startTime < 3.5)).toEqual([]);
   });
 
   it('fuses what is seen and what is said in unified search', async () => {

@@ -22,6 +22,7 @@ import { toMedia } from './mediaView';
 import type { IndexModels } from './ports';
 import { queryScore, type ResolvedConcept } from './conceptScore';
 import { parseQuery } from './queryConcepts';
+import { SIMILAR_MIN_SIM, SIMILARITY_UNRELATED, similarityScore } from './similarityScore';
 import { transcriptScore } from './transcriptScore';
 import { wordsOf } from './visualTerms';
 
@@ -166,10 +167,13 @@ export class SearchService {
     mediaIds?: string[],
     exclude?: { mediaId: string; start: number; end: number },
   ): Promise<{ scored: Scored[]; known: Map<string, ShotTimes> }> {
-    // Kept: what is close to the best match; far-off frames are noise, not moments.
-    const frames = await this.d.search.nearestEmbedding(libraryIds, v, IMAGE_CANDIDATES, { minSim: 0.35, ofBest: 0.8, mediaIds, exclude });
+    // Kept: what is close to the best match and like the query at all (similarityScore.ts); far-off
+    // frames are noise, not moments. A moment query (find similar) keeps only what is meaningfully
+    // like it, medium confidence or more; a photo's low matches stay for the client's toggle.
+    const minSim = exclude ? SIMILAR_MIN_SIM : SIMILARITY_UNRELATED;
+    const frames = await this.d.search.nearestEmbedding(libraryIds, v, IMAGE_CANDIDATES, { minSim, ofBest: 0.8, mediaIds, exclude });
     const known = new Map(frames.map((f) => [shotKey(f.media_id, f.shot_idx), { times: f.shot_times, end: f.shot_end }]));
-    return { scored: frames.map((f) => ({ frame: f, score: f.sim })), known };
+    return { scored: frames.map((f) => ({ frame: f, score: similarityScore(f.sim) })), known };
   }
 
   private async imageEmbedding(dataUrl: string): Promise<Float32Array> {
