@@ -24,6 +24,8 @@ export interface LibraryStats {
   mediaDuration: number;
   /** `photos`: how many of `count` are photos (images), beside the spec's `completed`. */
   breakdown: { completed: { count: number }; photos?: { count: number } };
+  /** Not in the spec (issue 37): completed media whose transcript has words; search defaults to seen and said together where any has. */
+  withSpeech: number;
 }
 
 export interface Library {
@@ -462,7 +464,9 @@ export interface Moment {
  * confidence level follows from it: high at SEARCH_CONFIDENCE.high and above, medium from
  * SEARCH_CONFIDENCE.medium, low below. Visual text: how well the moment shows every concept of the
  * query (the detector's or classifier's confidence times how closely the label matches the words,
- * a geometric mean over the concepts). Image and moment: cosine similarity of image embeddings.
+ * a geometric mean over the concepts). Image and moment: cosine similarity of image embeddings,
+ * calibrated so that unrelated pictures score low (the server's similarityScore.ts); find similar
+ * returns only moments of medium confidence or more.
  * Transcript: BM25 over the query's words, as a share of what a segment holding all of them would
  * score, times phrase proximity. Unified: the two combined as independent evidence, 1-(1-a)(1-b).
  */
@@ -504,6 +508,11 @@ export const MSG_SEARCH = {
   showLowConfidence: (n: number) => `Show ${n} low-confidence result${n === 1 ? '' : 's'}`,
   hideLowConfidence: 'Hide low-confidence results',
   lowConfidence: 'Low confidence',
+  /** Issue 37: every result card says how confident the match is (confidenceOf its score). */
+  confidence: { high: 'High confidence', medium: 'Medium confidence', low: 'Low confidence' } satisfies Record<SearchConfidence, string>,
+  /** Issue 37: a moment query that nothing else in the libraries looks like. */
+  noSimilarMoments: 'No similar moments',
+  noSimilarMomentsDetail: 'Nothing else in the searched libraries looks like this moment.',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -514,7 +523,10 @@ export const MSG_SEARCH = {
 export const SEARCH_DEBOUNCE_MS = { single: 400, multi: 1000 } as const;
 /** Query of the transcript search call (section 7). */
 export const SEARCH_TRANSCRIPT_THRESHOLD = '0.0';
-/** Local feature flag that makes the unified (multimodal) result type available (section 4). */
+/**
+ * Local feature flag of the unified (multimodal) result type (section 4). Issue 37 offers it to all:
+ * set to 'false' or '0', it takes the type away on that device.
+ */
 export const UNIFIED_SEARCH_FLAG = 'feature.unifiedSearch';
 /** Names users see for the result types (section 4). */
 export const SEARCH_RESULT_TYPE_LABEL: Record<SearchResultType, string> = {

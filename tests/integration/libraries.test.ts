@@ -42,6 +42,8 @@ describe('libraries', () => {
     const after = (await t.api<Library>('GET', API.library(demo._id), { token: a.token })).body.data!;
     expect(after.stats.breakdown.completed.count).toBe(2);
     expect(after.stats.mediaDuration).toBeGreaterThan(20);
+    // both samples are narrated: search defaults to seen and said together there (issue 37)
+    expect(after.stats.withSpeech).toBe(2);
     expect(after.data).toEqual({ _id: demo._id, name: demo.name, stats: { count: 2 } });
   });
 
@@ -124,7 +126,7 @@ describe('libraries', () => {
     expect(bulk.body.data!.freedBytes).toBe(size);
     expect(bulk.body.data!.failed).toEqual([{ mediaId: '00000000-0000-0000-0000-000000000000', message: MSG_LIB.mediaNotFound }]);
     got = (await t.api<Library>('GET', API.library(lib._id), { token: a.token })).body.data!;
-    expect(got.stats).toEqual({ count: 0, mediaSize: 0, mediaDuration: 0, breakdown: { completed: { count: 0 }, photos: { count: 0 } } });
+    expect(got.stats).toEqual({ count: 0, mediaSize: 0, mediaDuration: 0, breakdown: { completed: { count: 0 }, photos: { count: 0 } }, withSpeech: 0 });
     expect(got.latestMediaIds).toEqual([]);
     expect((await t.api('DELETE', API.library(lib._id), { token: a.token })).status).toBe(200);
     expect((await t.api('GET', API.library(lib._id), { token: a.token })).status).toBe(404);

@@ -54,13 +54,17 @@ export function setSearchedLibraries(ids: readonly string[]) {
   searchedLibraries = key;
 }
 
-/** The unified (multimodal) result type is offered only when the local feature flag is set. */
+/**
+ * Whether the unified result type ('Both': seen and said together) is offered. The spec made it an
+ * experiment behind the local flag; issue 37 (item 11) offers it to everyone, so the flag now only
+ * turns it off where it is set to 'false' or '0' (a way back if it misbehaves on a device).
+ */
 export function isUnifiedSearchEnabled(): boolean {
   try {
     const v = localStorage.getItem(UNIFIED_SEARCH_FLAG);
-    return v !== null && v !== '' && v !== 'false' && v !== '0';
+    return v !== 'false' && v !== '0';
   } catch {
-    return false;
+    return true;
   }
 }
 

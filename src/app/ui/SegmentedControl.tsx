@@ -5,6 +5,8 @@ export interface SegmentOption<T extends string> {
   value: T;
   label: ReactNode;
   disabled?: boolean;
+  /** A longer name, shown on hover. */
+  title?: string;
 }
 
 /** A single-choice toggle (tabs-like); always keeps one option selected. */
@@ -30,7 +32,7 @@ export function SegmentedControl<T extends string>({
       }}
     >
       {options.map((o) => (
-        <ToggleGroup.Item key={o.value} value={o.value} className="segmented__item" disabled={o.disabled}>
+        <ToggleGroup.Item key={o.value} value={o.value} className="segmented__item" disabled={o.disabled} title={o.title}>
           {o.label}
         </ToggleGroup.Item>
       ))}

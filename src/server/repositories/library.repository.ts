@@ -10,6 +10,8 @@ export interface LibraryAggregates {
   mediaDuration: number;
   completed: number;
   photos: number;
+  /** Completed media whose transcript has words. */
+  withSpeech: number;
   latestMediaIds: string[];
 }
 
@@ -74,7 +76,7 @@ export class LibraryRepository {
   /** Stats and latest media of libraries, computed from the media rows so they are right after every change. */
   async aggregates(libraryIds: string[]): Promise<Map<string, LibraryAggregates>> {
     const out = new Map<string, LibraryAggregates>();
-    for (const id of libraryIds) out.set(id, { count: 0, mediaSize: 0, mediaDuration: 0, completed: 0, photos: 0, latestMediaIds: [] });
+    for (const id of libraryIds) out.set(id, { count: 0, mediaSize: 0, mediaDuration: 0, completed: 0, photos: 0, withSpeech: 0, latestMediaIds: [] });
     if (!libraryIds.length) return out;
     const rows = await this.db
       .selectFrom('media')
@@ -85,6 +87,9 @@ export class LibraryRepository {
         sql<number>`coalesce(sum(duration), 0)::float8`.as('duration'),
         sql<number>`count(*) filter (where status = 'completed')`.as('completed'),
         sql<number>`count(*) filter (where kind = 'image')`.as('photos'),
+        // one index probe (transcript_media) per completed media
+        sql<number>`count(*) filter (where status = 'completed' and exists (
+          select 1 from transcript_segments s where s.media_id = media.id and s.text <> ''))`.as('with_speech'),
       ])
       .where('library_id', 'in', libraryIds)
       .where('status', '<>', 'empty')
@@ -97,6 +102,7 @@ export class LibraryRepository {
         mediaDuration: Number(r.duration),
         completed: Number(r.completed),
         photos: Number(r.photos),
+        withSpeech: Number(r.with_speech),
       });
     const latest = await this.db
       .selectFrom((eb) =>

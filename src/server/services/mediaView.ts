@@ -78,6 +78,7 @@ export function toLibrary(row: LibraryRow, agg: LibraryAggregates): Library {
       mediaSize: agg.mediaSize,
       mediaDuration: agg.mediaDuration,
       breakdown: { completed: { count: agg.completed }, photos: { count: agg.photos } },
+      withSpeech: agg.withSpeech,
     },
     system: { default: row.is_default, demo: row.is_demo, readonly: row.is_read_only },
     settings: { v1: ((row.settings as { v1?: Record<string, unknown> }).v1 ?? {}) as Record<string, unknown> },

@@ -1,6 +1,6 @@
 import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
-import { MSG_SEARCH_UI, type Media, type Moment } from '../../../contract';
+import { confidenceOf, MSG_SEARCH, MSG_SEARCH_UI, type Media, type Moment } from '../../../contract';
 import { isPhoto } from '../../media/PhotoView';
 import { effectiveMoment, momentEdits } from '../../state/momentEdits';
 import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
@@ -59,6 +59,8 @@ export const MomentCard = memo(function MomentCard({
   const [posterFailed, setPosterFailed] = useState(false);
 
   const name = mediaNameOf(media);
+  // How sure the search is, as the server said (or as its score says, from a server that did not)
+  const confidence = moment.confidence ?? confidenceOf(moment.score);
   // A photo has no time range worth showing: it is a picture.
   const photo = isPhoto(media);
   const range = `${formatClock(shown.startTime)} – ${formatClock(shown.endTime)}`;
@@ -144,6 +146,13 @@ export const MomentCard = memo(function MomentCard({
               <span className="time-chip time-chip--muted">{formatMomentLength(shown.endTime - shown.startTime)}</span>
             </>
           )}
+          <span
+            className={`time-chip confidence-chip confidence-chip--${confidence}`}
+            data-confidence={confidence}
+            title={`Score ${moment.score.toFixed(2)} of 1`}
+          >
+            {MSG_SEARCH.confidence[confidence]}
+          </span>
           {trimmed && (
             <span className="time-chip time-chip--trimmed" data-testid="moment-card-trimmed">
               <IconTrim size={12} /> Trimmed

@@ -51,10 +51,21 @@ async function imageQueryUrl(file: File): Promise<string | null> {
 /** The image button's name (and tooltip). */
 const PICK_IMAGE_LABEL = 'Search with an image';
 
+/**
+ * The result types as the search bar offers them: the spec's names where they are plain (visual,
+ * conversational); unified, which the spec calls multimodal, is 'Both' as issue 37 asks, in the words
+ * of the sign-in page's promise ('what is seen, what is said, or both'). Its tooltip and the toast
+ * keep the spec's name.
+ */
 export const RESULT_TYPE_OPTION_LABEL: Record<SearchResultType, string> = {
   visual: 'Visual',
   transcript: 'Conversational',
-  unified: 'Multimodal',
+  unified: 'Both',
+};
+const RESULT_TYPE_TITLE: Record<SearchResultType, string> = {
+  visual: 'What is seen',
+  transcript: 'What is said',
+  unified: 'Multimodal: what is seen and what is said, together',
 };
 
 /**
@@ -231,7 +242,7 @@ export function SearchBar({
             onResultTypeChange(t);
             showToast(MSG_SEARCH_UI.nowViewing(SEARCH_RESULT_TYPE_LABEL[t]), { title: MSG_SEARCH_UI.searchModeUpdated });
           }}
-          options={types.map((t) => ({ value: t, label: RESULT_TYPE_OPTION_LABEL[t] }))}
+          options={types.map((t) => ({ value: t, label: RESULT_TYPE_OPTION_LABEL[t], title: RESULT_TYPE_TITLE[t] }))}
         />
         {mediaPill}
         <span className="search-bar__hint">

@@ -39,7 +39,7 @@ import { mediaNameOf } from './mediaInfo';
 import { splitByConfidence } from './confidence';
 import { ResultsGrid } from './ResultsGrid';
 import { SearchBar } from './SearchBar';
-import { hasSearchTerms, parseSearchQuery, serializeSearchQuery, type SearchQuery } from './searchQuery';
+import { defaultResultType, hasSearchTerms, parseSearchQuery, serializeSearchQuery, type SearchQuery } from './searchQuery';
 import { MergeButton } from '../merge/MergeButton';
 import { SelectionDownload } from './SelectionDownload';
 import { useMediaLookup } from './useMediaLookup';
@@ -128,10 +128,14 @@ export default function SearchScreen() {
     if (canonical.toString() !== params.toString()) setParams(canonical, { replace: true });
   }, [list, query, selection, params, setParams]);
 
+  const byId = useMemo(() => new Map((list ?? []).map((l) => [l._id, l])), [list]);
+  // The type searched: the one chosen, else both seen and said where a library searched has speech.
+  const hasSpeech = useMemo(() => selection.some((id) => (byId.get(id)?.stats.withSpeech ?? 0) > 0), [selection, byId]);
+  const resultType = query.search ?? defaultResultType(hasSpeech, unifiedEnabled);
   useEffect(() => {
-    searchState.resultType = query.search;
+    searchState.resultType = resultType;
     searchState.mediaId = query.media;
-  }, [query.search, query.media]);
+  }, [resultType, query.media]);
 
   // Another library (or set of them) clears the moment selection; the first known set only records.
   useEffect(() => {
@@ -173,7 +177,7 @@ export default function SearchScreen() {
     return text ? { text, ...within } : null;
   }, [query.moment, query.media, query.text, image, waitingForEmoji]);
 
-  const { outcome, searchNow } = useMomentSearch(list ? selection : [], query.search, body);
+  const { outcome, searchNow } = useMomentSearch(list ? selection : [], resultType, body);
   // The libraries searched are the ones the page opens on next time (here or on another device).
   const searchRuns = Boolean(list && body);
   useEffect(() => {
@@ -192,7 +196,6 @@ export default function SearchScreen() {
     for (const id of new Set(outcome.results.map((m) => m.libraryId))) void ensurePreviewToken(id);
   }, [outcome]);
 
-  const byId = useMemo(() => new Map((list ?? []).map((l) => [l._id, l])), [list]);
   const multi = selection.length > 1;
   const { lines: correctedLines } = useSnapshot(transcriptEdits);
   // Results the server answers from now on say the corrections themselves.
@@ -201,9 +204,8 @@ export default function SearchScreen() {
     (m: Moment) => {
       const lib = multi ? byId.get(m.libraryId) : undefined;
       // (a line corrected in the moment dialog shows its new words until the next search)
-      const caption = (correctedText(correctedLines, m) ?? m.text).trim() || (lib ? libraryName(lib) : null);
-      // a low-confidence result, once shown, says so
-      return m.confidence === 'low' ? [MSG_SEARCH.lowConfidence, caption].filter(Boolean).join(' · ') : caption;
+      // (the confidence is on the card's picture, every card's)
+      return (correctedText(correctedLines, m) ?? m.text).trim() || (lib ? libraryName(lib) : null);
     },
     [multi, byId, correctedLines],
   );
@@ -298,7 +300,7 @@ export default function SearchScreen() {
         noteLibrariesUsed(libs);
         update({ libs });
       }}
-      resultType={query.search}
+      resultType={resultType}
       unifiedEnabled={unifiedEnabled}
       onResultTypeChange={(search: SearchResultType) => update({ search })}
       searching={searching}
@@ -321,7 +323,7 @@ export default function SearchScreen() {
       {showLow ? MSG_SEARCH.hideLowConfidence : MSG_SEARCH.showLowConfidence(low.length)}
     </Button>
   );
-  const textQueryOnly = query.search === 'transcript' && !body?.text;
+  const textQueryOnly = resultType === 'transcript' && !body?.text;
   // One tree for both states, so the search bar (and the caret in it) stays put when terms appear.
   return (
     <div className={`page search-page${terms ? '' : ' search-page--empty'}`}>
@@ -378,11 +380,13 @@ export default function SearchScreen() {
             </>
           ) : outcome.status === 'done' && !count && !searching ? (
             <div className="search-empty">
-              <p className="search-empty__title">No moments found</p>
+              <p className="search-empty__title">{query.moment ? MSG_SEARCH.noSimilarMoments : 'No moments found'}</p>
               <p className="muted">
-                {textQueryOnly
-                  ? 'Conversational search matches spoken words: type some, or switch to visual results.'
-                  : 'Try other words, another result type, or another library.'}
+                {query.moment
+                  ? MSG_SEARCH.noSimilarMomentsDetail
+                  : textQueryOnly
+                    ? 'Conversational search matches spoken words: type some, or switch to visual results.'
+                    : 'Try other words, another result type, or another library.'}
               </p>
             </div>
           ) : (

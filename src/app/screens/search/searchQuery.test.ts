@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasSearchTerms, parseLibs, parseSearchQuery, resolveResultType, serializeSearchQuery } from './searchQuery';
+import { defaultResultType, hasSearchTerms, parseLibs, parseSearchQuery, resolveResultType, serializeSearchQuery } from './searchQuery';
 
 const parse = (qs: string, unified = false) => parseSearchQuery(new URLSearchParams(qs), unified);
 
@@ -17,7 +17,7 @@ describe('search query string', () => {
   });
 
   it('gives empty values for a bare /search', () => {
-    expect(parse('')).toEqual({ libs: [], text: '', moment: null, image: null, media: null, search: 'visual', open: null });
+    expect(parse('')).toEqual({ libs: [], text: '', moment: null, image: null, media: null, search: null, open: null });
   });
 
   it('drops blank and repeated library ids and keeps their order', () => {
@@ -25,18 +25,28 @@ describe('search query string', () => {
     expect(parseLibs(null)).toEqual([]);
   });
 
-  it('falls back to visual for an unknown type, and for unified without the feature flag', () => {
+  it('falls back to visual for an unknown type, and for unified where the feature flag turns it off', () => {
     expect(resolveResultType('audio', true)).toBe('visual');
-    expect(resolveResultType(null, true)).toBe('visual');
+    expect(resolveResultType(null, true)).toBeNull();
+    expect(resolveResultType('', true)).toBeNull();
     expect(resolveResultType('unified', false)).toBe('visual');
     expect(resolveResultType('unified', true)).toBe('unified');
     expect(resolveResultType('transcript', false)).toBe('transcript');
   });
 
-  it('writes only what is set, and leaves the default type out', () => {
+  it('searches what is seen and said together by default where a library has speech (issue 37)', () => {
+    expect(defaultResultType(true, true)).toBe('unified');
+    expect(defaultResultType(false, true)).toBe('visual');
+    expect(defaultResultType(true, false)).toBe('visual');
+  });
+
+  it('writes only what is set, and leaves an unchosen type out (a chosen one stays, visual too)', () => {
+    expect(serializeSearchQuery({ libs: [], text: '', moment: null, image: null, media: null, search: null, open: null }).toString()).toBe(
+      '',
+    );
     expect(
       serializeSearchQuery({ libs: [], text: '', moment: null, image: null, media: null, search: 'visual', open: null }).toString(),
-    ).toBe('');
+    ).toBe('search=visual');
     const qs = serializeSearchQuery({
       libs: ['a', 'b'],
       text: 'a dog',

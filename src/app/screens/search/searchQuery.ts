@@ -14,7 +14,8 @@ export interface SearchQuery {
   image: string | null;
   /** A media id: search within that media. */
   media: string | null;
-  search: SearchResultType;
+  /** The result type chosen; null (none in the address): the default for the libraries searched (defaultResultType). */
+  search: SearchResultType | null;
   /**
    * The moment whose dialog is open (a moment id, which carries its media and range): the dialog
    * has its own address, so it can be linked to, Back closes it and Forward opens it again.
@@ -22,7 +23,7 @@ export interface SearchQuery {
   open: string | null;
 }
 
-export const EMPTY_QUERY: SearchQuery = { libs: [], text: '', moment: null, image: null, media: null, search: 'visual', open: null };
+export const EMPTY_QUERY: SearchQuery = { libs: [], text: '', moment: null, image: null, media: null, search: null, open: null };
 
 /** What a query image id looks like (queryImages.ts makes them): anything else in the address is ignored. */
 export const isQueryImageId = (value: string) => /^[0-9a-f]{16}$/.test(value);
@@ -37,12 +38,23 @@ export const parseLibs = (value: string | null) => [
   ),
 ];
 
-/** The result type asked for; anything else, and unified without the feature flag, is visual. */
-export function resolveResultType(value: string | null, unifiedEnabled: boolean): SearchResultType {
+/**
+ * The result type asked for: null when none is (the default applies); anything unknown, and unified
+ * where the feature flag turns it off, is visual (spec section 2).
+ */
+export function resolveResultType(value: string | null, unifiedEnabled: boolean): SearchResultType | null {
+  if (value === null || value === '') return null;
   const type = SEARCH_RESULT_TYPES.find((t) => t === value);
   if (!type || (type === 'unified' && !unifiedEnabled)) return 'visual';
   return type;
 }
+
+/**
+ * The result type when none is chosen (issue 37, item 11): both what is seen and what is said when
+ * a library searched has speech, else what is seen.
+ */
+export const defaultResultType = (hasSpeech: boolean, unifiedEnabled: boolean): SearchResultType =>
+  hasSpeech && unifiedEnabled ? 'unified' : 'visual';
 
 export function parseSearchQuery(params: URLSearchParams, unifiedEnabled: boolean): SearchQuery {
   return {
@@ -56,7 +68,7 @@ export function parseSearchQuery(params: URLSearchParams, unifiedEnabled: boolea
   };
 }
 
-/** The query string for a state; empty values and the default result type are left out. */
+/** The query string for a state; empty values and an unchosen result type are left out. */
 export function serializeSearchQuery(q: SearchQuery): URLSearchParams {
   const params = new URLSearchParams();
   if (q.libs.length) params.set('libs', q.libs.join(','));
@@ -64,7 +76,7 @@ export function serializeSearchQuery(q: SearchQuery): URLSearchParams {
   if (q.moment) params.set('moment', q.moment);
   if (q.image) params.set('image', q.image);
   if (q.media) params.set('media', q.media);
-  if (q.search !== 'visual') params.set('search', q.search);
+  if (q.search) params.set('search', q.search);
   if (q.open) params.set('open', q.open);
   return params;
 }
