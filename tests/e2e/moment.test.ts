@@ -224,7 +224,7 @@ describe('moment viewer', () => {
       await dialog.waitFor({ state: 'detached' });
 
       // A visual result opens on the visual summary.
-      await page.goto(`${app.url}${ROUTES.search}?libs=${demo._id}&text=dog`);
+      await page.goto(`${app.url}${ROUTES.search}?libs=${demo._id}&text=dog&search=visual`);
       const visual = page.locator(`.moment-card[data-media-id="${animals._id}"]`).first();
       await visual.waitFor({ timeout: 30_000 });
       await visual.locator('.moment-card__frame').click();
