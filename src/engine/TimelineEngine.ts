@@ -8,7 +8,7 @@ import {
   keyCommand,
   markIn,
   markOut,
-  minRangeFrames,
+  markMinFrames,
   normalizeRange,
   panBy as panViewport,
   pxPerSecond,
@@ -311,8 +311,7 @@ export class TimelineEngine extends OnDemandEngine<EngineState> {
       case 'markOut': {
         const current = this.state.range ? rangeFrames(this.state.range, this.fps, this.duration) : null;
         const mark = command.type === 'markIn' ? markIn : markOut;
-        const min = minRangeFrames(pxPerSecond(this.viewport), this.fps);
-        const next = rangeSeconds(mark(current, this.state.frame, min, this.duration, this.fps), this.fps);
+        const next = rangeSeconds(mark(current, this.state.frame, markMinFrames(this.fps), this.duration, this.fps), this.fps);
         if (!sameRange(next, this.state.range)) this.patch({ range: next });
         this.commitRange();
         return;

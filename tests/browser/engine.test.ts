@@ -780,15 +780,22 @@ describe('keyboard', () => {
       t.key('o');
       const out = { ...t.state.range! };
       t.engine.seek(3.9);
-      t.key('i'); // 0.1 s before the out point: 36 px (0.36 s at 100 px/s) is the minimum
-      const tooShort = { ...t.state.range! };
-      return { created, out, tooShort, commits: t.commits.length };
+      // 0.1 s before the out point: kept as pressed (a mark's minimum is 0.1 s; the handles' 36 px,
+      // 0.36 s at 100 px/s, would have moved the out point)
+      t.key('i');
+      const tenth = { ...t.state.range! };
+      t.engine.seek(4.5);
+      t.key('i'); // past the out point: the out point moves to 0.1 s after it
+      const past = { ...t.state.range! };
+      return { created, out, tenth, past, commits: t.commits.length };
     });
     expect(r.created).toEqual({ start: 2, end: 10 });
     expect(r.out).toEqual({ start: 2, end: 4 });
-    expect(r.tooShort.start).toBeCloseTo(3.9, 9);
-    expect(r.tooShort.end - r.tooShort.start).toBeCloseTo(11 / 30, 9);
-    expect(r.commits).toBe(3);
+    expect(r.tenth.start).toBeCloseTo(3.9, 9);
+    expect(r.tenth.end).toBe(4);
+    expect(r.past.start).toBeCloseTo(4.5, 9);
+    expect(r.past.end - r.past.start).toBeCloseTo(3 / 30, 9);
+    expect(r.commits).toBe(4);
   });
 
   it('every key is ignored while typing in an input, textarea, select or editable element', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dragEnd, dragStart, handleAtX, markIn, markOut, minRangeFrames, moveRange, normalizeRange } from './handles';
+import { dragEnd, dragStart, handleAtX, markIn, markMinFrames, markOut, minRangeFrames, moveRange, normalizeRange } from './handles';
 
 describe('handle limits', () => {
   it('keeps 36 px when that is longer than 0.1 s', () => {
@@ -62,6 +62,20 @@ describe('handle limits', () => {
     expect(markOut({ start: 30, end: 90 }, 10, 3, 10, 30)).toEqual({ start: 7, end: 10 });
     expect(markOut(null, 0, 3, 10, 30)).toEqual({ start: 0, end: 3 });
     expect(markIn(null, 300, 3, 10, 30)).toEqual({ start: 297, end: 300 });
+  });
+
+  it("I and O keep the frames they were pressed at: only the 0.1 s minimum, never the handles' 36 px", () => {
+    expect(markMinFrames(25)).toBe(3);
+    expect(markMinFrames(30)).toBe(3);
+    expect(markMinFrames(60)).toBe(6);
+    // A 60 s media 950 px wide at 100 %: the handles' minimum is 2.27 s (57 frames at 25 fps).
+    const handles = minRangeFrames(950 / 60, 25);
+    expect(handles).toBe(57);
+    // I at 4.0 s, then O at 6.0 s: 4.00-6.00 (with the handles' minimum it was 3.72-6.00).
+    const afterIn = markIn({ start: 0, end: 33 }, 100, markMinFrames(25), 60, 25);
+    expect(afterIn).toEqual({ start: 100, end: 103 });
+    expect(markOut(afterIn, 150, markMinFrames(25), 60, 25)).toEqual({ start: 100, end: 150 });
+    expect(markOut(markIn({ start: 0, end: 33 }, 100, handles, 60, 25), 150, handles, 60, 25)).toEqual({ start: 93, end: 150 });
   });
 });
 

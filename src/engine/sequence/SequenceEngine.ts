@@ -1,5 +1,14 @@
 import { ARROW_SEEK_SECONDS, TIMELINE } from '../../contract';
-import { dragEnd, dragStart, effectiveFrameRate, keyCommand, minRangeFrames, nextShuttle, type FrameRange } from '../kernels';
+import {
+  dragEnd,
+  dragStart,
+  effectiveFrameRate,
+  keyCommand,
+  markMinFrames,
+  minRangeFrames,
+  nextShuttle,
+  type FrameRange,
+} from '../kernels';
 import { PlayheadLayer } from '../render/PlayheadLayer';
 import { RangeLayer } from '../render/RangeLayer';
 import type { RendererPreference } from '../render/pixiApp';
@@ -316,7 +325,9 @@ export class SequenceEngine extends OnDemandEngine<SequenceEngineState> {
       case 'markIn':
       case 'markOut': {
         const at = locate(s.clips, s.currentTime)!;
-        this.commit(markOnCurrent(this.snapshot(), cmd.type === 'markIn' ? 'in' : 'out', this.minFrames(s.clips[at.index]!)));
+        const fps = effectiveFrameRate(s.clips[at.index]!.frameRate);
+        // A mark keeps the frame it was pressed at: only the 0.1 s minimum, not the handles' 36 px.
+        this.commit(markOnCurrent(this.snapshot(), cmd.type === 'markIn' ? 'in' : 'out', markMinFrames(fps)));
         break;
       }
       default: {
