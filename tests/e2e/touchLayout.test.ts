@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MSG_MERGE, ROUTES, type Library, type Media } from '../../src/contract';
+import { MSG_DOWNLOAD, MSG_MERGE, ROUTES, type Library, type Media } from '../../src/contract';
 import { uploadCounterVideo } from '../fixtures/counterVideo';
 import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, type BrowserOptions, type Viewport } from './harness';
 
@@ -56,6 +56,7 @@ const boxOf = async (l: Locator): Promise<Box> => {
   if (!b) throw new Error(`${String(l)} has no box`);
   return b;
 };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 /** Wholly inside the window, as laid out without scrolling. */
 const inWindow = (b: Box, w: Viewport) => b.x >= 0 && b.y >= 0 && b.x + b.width <= w.width + 0.5 && b.y + b.height <= w.height + 0.5;
 
@@ -107,5 +108,96 @@ describe('touch and layout (issue 37, items 4 and 14)', () => {
     await shot(page, 'touch-merge-375');
     await merge.getByRole('button', { name: 'Close' }).first().tap();
     await merge.waitFor({ state: 'detached' });
+
+    // The moment dialog on the phone: its download's progress toast leaves Download and Close free.
+    await bar.getByRole('button', { name: 'Close selection' }).tap();
+    await bar.waitFor({ state: 'detached' });
+    await first.locator('.moment-card__frame').tap();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('timeline-canvas').locator('canvas').waitFor({ timeout: 30_000 });
+    await shot(page, 'touch-moment-dialog-375');
+    const download = dialog.getByRole('button', { name: 'Download', exact: true });
+    await download.tap();
+    await page.getByRole('menuitem', { name: 'MP4', exact: true }).tap();
+    const toast = page.locator('.toast').filter({ hasText: MSG_DOWNLOAD.progressTitle('mp4') });
+    await toast.waitFor();
+    const close = dialog.getByRole('button', { name: 'Close', exact: true });
+    await expect
+      .poll(async () => {
+        const t = await boxOf(toast);
+        const covered = await Promise.all([download, ...(await close.all())].map(async (b) => overlaps(t, await boxOf(b))));
+        return covered.some(Boolean);
+      })
+      .toBe(false);
+    await shot(page, 'touch-moment-toast-375');
   });
+
+  it(
+    'at 1280×800 the dialogs show their controls unscrolled, the toast covers no button, and I and O keep their times',
+    { timeout: 180_000 },
+    async () => {
+      const laptop = { width: 1280, height: 800 };
+      const { page, cards } = await searchCounter(laptop);
+      // A mouse still reveals the card's controls by hovering (and hides them after).
+      const check = cards.first().getByRole('checkbox');
+      await page.mouse.move(5, 5);
+      await expect.poll(() => opacity(check)).toBe(0);
+      await cards.first().hover();
+      await expect.poll(() => opacity(check)).toBe(1);
+
+      await cards.first().locator('.moment-card__frame').click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByTestId('timeline-canvas').locator('canvas').waitFor({ timeout: 30_000 });
+      const start = dialog.getByRole('textbox', { name: 'Start' });
+      const end = dialog.getByRole('textbox', { name: 'End' });
+      const zoomIn = dialog.getByRole('button', { name: 'Zoom in' });
+      await shot(page, 'moment-dialog-layout-1280');
+      for (const el of [dialog.getByRole('slider', { name: 'Zoom' }), zoomIn, start, end])
+        expect(inWindow(await boxOf(el), laptop), `${String(el)} in view`).toBe(true);
+
+      // I at 4.0 s, O at 6.0 s: the moment is 4.0-6.0 (the 36 px handle minimum is more than 2 s here).
+      const time = dialog.getByRole('textbox', { name: 'Current time' });
+      // K stops the moment's autoplay first; then each mark is a seek (the time field) and its key.
+      await zoomIn.focus();
+      await page.keyboard.press('k');
+      await page.waitForFunction(() => document.querySelector<HTMLVideoElement>('[role=dialog] video')!.paused, null, { timeout: 5_000 });
+      const markAt = async (t: string, key: string) => {
+        await time.click();
+        await time.fill(t);
+        await time.press('Enter');
+        await expect.poll(() => dialog.locator('.timeline__timecode').innerText()).toBe(`${t}:00`);
+        await zoomIn.focus();
+        await page.keyboard.press(key);
+      };
+      await markAt('00:00:04', 'i');
+      await markAt('00:00:06', 'o');
+      await expect.poll(() => Promise.all([start.inputValue(), end.inputValue()])).toEqual(['00:00:04', '00:00:06']);
+      await expect.poll(() => dialog.getByTestId('moment-range').innerText()).toMatch(/^00:00:04 – 00:00:06/);
+
+      // Download MP4: the progress toast leaves Download and both Close buttons free.
+      const download = dialog.getByRole('button', { name: 'Download', exact: true });
+      await download.click();
+      await page.getByRole('menuitem', { name: 'MP4', exact: true }).click();
+      const toast = page.locator('.toast').filter({ hasText: MSG_DOWNLOAD.progressTitle('mp4') });
+      await toast.waitFor();
+      const buttons = [download, ...(await dialog.getByRole('button', { name: 'Close', exact: true }).all())];
+      expect(buttons.length).toBeGreaterThanOrEqual(3); // Download, the header's Close (X) and the footer's
+      const toastBox = await boxOf(toast);
+      for (const b of buttons) expect(overlaps(toastBox, await boxOf(b)), `the toast over ${await b.innerText()}`).toBe(false);
+      await shot(page, 'moment-dialog-toast-1280');
+      // (Escape here would dismiss the toast, Radix's top layer, rather than the dialog.)
+      await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+      await dialog.waitFor({ state: 'detached' });
+
+      // The merge editor: its Download MP4 in view without scrolling.
+      for (const card of (await cards.all()).slice(0, 2)) await card.getByRole('checkbox').check();
+      await shot(page, 'search-selection-1280');
+      await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: MSG_MERGE.merge }).click();
+      const merge = page.getByRole('dialog', { name: MSG_MERGE.dialogTitle });
+      await merge.getByTestId('sequence-timeline').locator('canvas').waitFor({ timeout: 30_000 });
+      await shot(page, 'merge-dialog-layout-1280');
+      expect(inWindow(await boxOf(merge.getByRole('button', { name: /^Download MP4/ })), laptop)).toBe(true);
+      expect(inWindow(await boxOf(merge.getByRole('checkbox', { name: /watermark/i })), laptop)).toBe(true);
+    },
+  );
 });

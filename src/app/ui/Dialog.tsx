@@ -1,9 +1,10 @@
 import { Dialog as RadixDialog } from 'radix-ui';
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert } from './Alert';
 import { Button } from './Button';
 import { IconClose } from './icons';
 import { useFocusStaysIn, useInertPage } from './modal';
+import { registerDialogFooter } from './toastClearance';
 
 export interface DialogProps {
   open: boolean;
@@ -31,6 +32,12 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
   const [content, setContent] = useState<HTMLDivElement | null>(null);
   useInertPage(open);
   useFocusStaysIn(content);
+  // Toasts keep clear of the footer's buttons while the dialog is open (Toaster).
+  const unregisterFooter = useRef<(() => void) | null>(null);
+  const footerRef = useCallback((el: HTMLDivElement | null) => {
+    unregisterFooter.current?.();
+    unregisterFooter.current = el ? registerDialogFooter(el) : null;
+  }, []);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -70,7 +77,11 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
           </div>
           {description && <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description>}
           {children && <div className="dialog__body">{children}</div>}
-          {footer && <div className="dialog__footer">{footer}</div>}
+          {footer && (
+            <div ref={footerRef} className="dialog__footer">
+              {footer}
+            </div>
+          )}
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
