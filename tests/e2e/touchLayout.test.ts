@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MSG_DOWNLOAD, MSG_MERGE, ROUTES, type Library, type Media } from '../../src/contract';
-import { uploadCounterVideo } from '../fixtures/counterVideo';
+import { libraryPath as libraryRoute, MSG_DOWNLOAD, MSG_MERGE, ROUTES, type Library, type Media } from '../../src/contract';
+import { makeCounterVideo, uploadCounterVideo } from '../fixtures/counterVideo';
 import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, type BrowserOptions, type Viewport } from './harness';
 
 /**
@@ -200,4 +201,47 @@ describe('touch and layout (issue 37, items 4 and 14)', () => {
       expect(inWindow(await boxOf(merge.getByRole('checkbox', { name: /watermark/i })), laptop)).toBe(true);
     },
   );
+
+  it('library rows keep their order while media index', { timeout: 180_000 }, async () => {
+    const { page } = await openBrowser({ width: 1280, height: 800 });
+    const libraryPath = libraryRoute(account.library._id);
+    await signIn(page, app.url, account.email, password, libraryPath);
+    await page.waitForURL((u) => u.pathname === libraryPath);
+    const rows = page.locator('tr.media-row');
+    await rows.first().waitFor();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-order-'));
+    const files = ['alpha', 'bravo', 'charlie'].map((n, i) => {
+      const file = path.join(dir, `${n}.mp4`);
+      makeCounterVideo(file, { seconds: 3, offset: i * 100 });
+      return file;
+    });
+    await page.getByTestId('file-input').setInputFiles(files);
+    // The order of the rows, read every 50 ms until all four are indexed.
+    const orders: string[][] = [];
+    const idle = async () => {
+      const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-media-id') ?? ''));
+      if (orders.at(-1)?.join() !== ids.join()) orders.push(ids);
+      const busy = await rows.filter({ hasText: /Uploading|Queued|Indexing/ }).count();
+      return ids.length === 4 && busy === 0;
+    };
+    await expect.poll(idle, { timeout: 120_000, interval: 50 }).toBe(true);
+    fs.rmSync(dir, { recursive: true, force: true });
+    // Two rows, once both shown, never swap.
+    for (let i = 1; i < orders.length; i++) {
+      const before = orders[i - 1]!.filter((id) => orders[i]!.includes(id));
+      const after = orders[i]!.filter((id) => before.includes(id));
+      expect(after, `order ${i} of ${orders.length}: ${JSON.stringify(orders)}`).toEqual(before);
+    }
+    await shot(page, 'library-order-1280');
+
+    // The library page's selection bar fits a phone too.
+    const phone = { width: 375, height: 812 };
+    await page.setViewportSize(phone);
+    await rows.first().getByRole('checkbox').check();
+    const bar = page.getByRole('toolbar', { name: 'Selection' });
+    await expect.poll(() => bar.innerText()).toMatch(/1 selected/);
+    for (const part of [bar.getByText('1 selected'), ...(await bar.getByRole('button').all())])
+      expect(inWindow(await boxOf(part), phone), await part.innerText()).toBe(true);
+    await shot(page, 'library-selection-375');
+  });
 });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MEDIA_SORT, type Media, type MediaStatus } from '../../../contract';
-import { filterMedia, finishedIndexing, mergeMedia, originLabel, parseSort, sortMedia, totals, visibleRange } from './mediaListing';
+import {
+  filterMedia,
+  finishedIndexing,
+  keepOrder,
+  mergeMedia,
+  originLabel,
+  parseSort,
+  sortMedia,
+  totals,
+  visibleRange,
+} from './mediaListing';
 
 let n = 0;
 function media(name: string, o: { duration?: number; created?: string; updated?: string; status?: MediaStatus; mb?: number } = {}): Media {
@@ -62,6 +72,30 @@ describe('media sort', () => {
     const copy = [...all];
     sortMedia(all, 'title#-1');
     expect(all).toEqual(copy);
+  });
+});
+
+describe('stable order while the listing polls', () => {
+  const ids = (list: Media[]) => list.map((m) => m._id);
+  const x = media('x');
+  const y = media('y');
+  const z = media('z');
+  const w = media('w');
+
+  it('keeps the rows on screen in the order shown, whatever the new sort says', () => {
+    // y's progress made it the newest modified: sorted afresh it would jump to the top.
+    expect(ids(keepOrder([y, x, z], [x._id, y._id, z._id]))).toEqual([x._id, y._id, z._id]);
+    expect(ids(keepOrder([z, y, x], [x._id, y._id, z._id]))).toEqual([x._id, y._id, z._id]);
+  });
+
+  it('puts a new media where the sort puts it, and drops one that is gone', () => {
+    expect(ids(keepOrder([w, y, x, z], [x._id, y._id, z._id]))).toEqual([w._id, x._id, y._id, z._id]);
+    expect(ids(keepOrder([y, w, x], [x._id, y._id, z._id]))).toEqual([x._id, w._id, y._id]);
+  });
+
+  it('is the sort itself the first time', () => {
+    expect(ids(keepOrder([y, x], null))).toEqual([y._id, x._id]);
+    expect(ids(keepOrder([y, x], []))).toEqual([y._id, x._id]);
   });
 });
 

@@ -45,6 +45,20 @@ export function sortMedia(files: readonly Media[], sort: MediaSortValue): Media[
   return [...files].sort((a, b) => sign * compare(a, b) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
 }
 
+/**
+ * The listing in a stable order: the media already on screen (`shown`, their ids in the order shown)
+ * keep that order, and the others take the places the sort gives them. While media index the
+ * server's 'modified' time changes with every progress step, so sorting each poll afresh moved rows
+ * under the pointer; the page sorts afresh when the sort, the folder or the library changes.
+ */
+export function keepOrder(sorted: readonly Media[], shown: readonly string[] | null): Media[] {
+  if (!shown?.length) return [...sorted];
+  const rank = new Map(shown.map((id, i) => [id, i]));
+  const known = sorted.filter((m) => rank.has(m._id)).sort((a, b) => rank.get(a._id)! - rank.get(b._id)!);
+  let next = 0;
+  return sorted.map((m) => (rank.has(m._id) ? known[next++]! : m));
+}
+
 export interface MediaFilter {
   /** Case-insensitive part of the title (grid view). */
   title?: string;

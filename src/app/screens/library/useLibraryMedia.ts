@@ -8,7 +8,7 @@ import { libraryApi } from '../../api/instance';
 import { queryClient } from '../../api/queryClient';
 import { playDoneSound } from '../../state/sounds';
 import { uploads } from '../../state/uploads';
-import { finishedIndexing, isActiveStatus, mergeMedia, sortMedia, visibleRange } from './mediaListing';
+import { finishedIndexing, isActiveStatus, keepOrder, mergeMedia, sortMedia, visibleRange } from './mediaListing';
 
 /** Poll this often while media are uploading, queued or indexing, so progress shows as it happens. */
 export const ACTIVE_POLL_MS = 2000;
@@ -61,7 +61,17 @@ export function useLibraryMedia(libraryId: string, folderId: string | null, sort
     if (version !== firstVersion.current) void queryClient.invalidateQueries({ queryKey: key });
   }, [version, key]);
 
-  const files = useMemo(() => (folder ? sortMedia(folder.files, sort) : []), [folder, sort]);
+  // Rows keep the order they were shown in while the listing polls (keepOrder); a new sort, folder
+  // or library sorts afresh.
+  const shownOrder = useRef<{ key: string; ids: string[] } | null>(null);
+  const files = useMemo(() => {
+    if (!folder) return [];
+    const orderKey = key.join('/');
+    const previous = shownOrder.current?.key === orderKey ? shownOrder.current.ids : null;
+    const ordered = keepOrder(sortMedia(folder.files, sort), previous);
+    shownOrder.current = { key: orderKey, ids: ordered.map((m) => m._id) };
+    return ordered;
+  }, [folder, sort, key]);
   const active = uploadingHere || files.some((m) => isActiveStatus(m.status));
   const loaded = folder !== null;
 
