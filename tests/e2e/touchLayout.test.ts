@@ -99,6 +99,10 @@ describe('touch and layout (issue 37, items 4 and 14)', () => {
       expect(parts.length).toBeGreaterThanOrEqual(6);
       for (const part of parts) expect(inWindow(await boxOf(part), window), `${await part.innerText()} at ${width} px`).toBe(true);
     }
+    // The search bar's three types fit inside it at 320 px too (Both ran into its edge).
+    const searchBar = await boxOf(page.locator('.search-bar'));
+    const both = await boxOf(page.getByRole('radio', { name: 'Both' }));
+    expect(both.x + both.width, 'Both inside the search bar at 320 px').toBeLessThanOrEqual(searchBar.x + searchBar.width - 8);
     await shot(page, 'touch-selection-320');
     // Merge, tapped at 320 px, opens the merge editor.
     await bar.getByRole('button', { name: MSG_MERGE.merge }).tap();
