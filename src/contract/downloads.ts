@@ -19,6 +19,8 @@ export const DOWNLOAD_RETRY = { attempts: 5, baseMs: 1000 } as const;
 export const MSG_DOWNLOAD = {
   progressTitle: (format: Exclude<MomentDownloadFormat, 'srt'>) => `Downloading moment as ${DOWNLOAD_FORMAT_LABEL[format]}`,
   progressText: 'Please wait a bit.',
+  /** The merge editor's download: one compilation of its clips (the spec names no title; it says 'compilation' as its failure does). */
+  compilationTitle: 'Downloading compilation as MP4',
   errorTitle: 'Error',
   momentFailed: 'Failed to download moment',
   selectionTitle: (n: number) => `Downloading ${n} moment(s)...`,

@@ -32,7 +32,7 @@ export async function downloadCompilation(clips: CompilationRange[], libraryName
     return false;
   }
   const filename = momentFilename(libraryName, 'compilation', 'mp4');
-  const toast = showProgressToast(MSG_DOWNLOAD.progressText, { title: MSG_DOWNLOAD.progressTitle('mp4') });
+  const toast = showProgressToast(MSG_DOWNLOAD.progressText, { title: MSG_DOWNLOAD.compilationTitle });
   try {
     const url = await withRetry(() =>
       awaitRender(

@@ -31,7 +31,8 @@ export function LegalDocument({
   return (
     <article className="legal">
       <header className="legal__header">
-        <p className="legal__eyebrow">Clipseek browser extension</p>
+        {/* Both documents cover the web app and the extension (their first section says so), not the extension alone. */}
+        <p className="legal__eyebrow">Clipseek web app and browser extension</p>
         <h1 className="legal__title">{title}</h1>
         <p className="legal__updated">Last updated {updated}</p>
         <div className="legal__intro">{intro}</div>

@@ -191,7 +191,8 @@ export const MomentCard = memo(function MomentCard({
       </div>
       <div className="moment-card__body">
         <div className="moment-card__name-row">
-          <span className="moment-card__name" title={name}>
+          {/* The name opens the moment as its picture does (the picture's button is the keyboard's way in). */}
+          <span className="moment-card__name" title={name} onClick={activate}>
             {name}
           </span>
           {external && (
