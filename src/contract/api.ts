@@ -8,6 +8,7 @@ import type {
   MomentTrimsBody,
   RegisterBody,
   ResetBody,
+  ResetCheckBody,
   VerifyEmailBody,
 } from './schemas/account';
 
@@ -22,6 +23,8 @@ export interface AccountCalls {
   logout: { body: undefined; data: { ok: true } };
   resetRequest: { body: EmailBody; data: ResetRequestAnswer };
   reset: { body: ResetBody; data: { ok: true } };
+  /** ok when the reset link can be used; otherwise the error reset would answer (code_invalid), and the link stays as it was. */
+  resetCheck: { body: ResetCheckBody; data: { ok: true } };
   changePassword: { body: ChangePasswordBody; data: User }; // + token
   verifyEmail: { body: VerifyEmailBody; data: User }; // + token (verifying signs in)
   resendVerification: { body: EmailBody; data: ResetRequestAnswer };

@@ -5,6 +5,8 @@ export const API = {
   logout: '/auth/logout',
   resetRequest: '/auth/password/reset/request',
   reset: '/auth/password/reset',
+  /** Whether a reset link can still be used, without using it (not in the spec: the form says so before it is filled in). */
+  resetCheck: '/auth/password/reset/check',
   changePassword: '/auth/password/change',
   verifyEmail: '/auth/email/verify',
   resendVerification: '/auth/email/verify/resend',

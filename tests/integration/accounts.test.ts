@@ -191,6 +191,12 @@ describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
     const mail = await t.mailbox.next(email, /Reset your/, before);
     const link = mail.links.find((l) => l.includes('/reset-password?code='))!;
     expect(link.startsWith(`${t.server.url}/reset-password?code=`)).toBe(true);
+    // The check says the link works and leaves it working (asked twice).
+    for (let i = 0; i < 2; i++) {
+      const check = await t.api('POST', API.resetCheck, { format, body: { token: codeFrom(link) } });
+      expect(check.status).toBe(200);
+      expect(check.body.data).toEqual({ ok: true });
+    }
     const short = await t.api('POST', API.reset, { format, body: { token: codeFrom(link), password: 'short' } });
     expect(short.status).toBe(400);
     const ok = await t.api('POST', API.reset, { format, body: { token: codeFrom(link), password: 'third-password-3' } });
@@ -199,6 +205,12 @@ describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
     const reused = await t.api('POST', API.reset, { format, body: { token: codeFrom(link), password: 'fourth-password-4' } });
     expect(reused.status).toBe(400);
     expect(reused.body.error!.code).toBe('code_invalid');
+    // Once used, the check says so before anything is filled in; an unknown code likewise.
+    const usedCheck = await t.api('POST', API.resetCheck, { format, body: { token: codeFrom(link) } });
+    expect(usedCheck.status).toBe(400);
+    expect(usedCheck.body.error).toEqual({ code: 'code_invalid', message: MSG.codeInvalid });
+    const unknownCheck = await t.api('POST', API.resetCheck, { format, body: { token: 'y'.repeat(40) } });
+    expect(unknownCheck.body.error).toEqual({ code: 'code_invalid', message: MSG.codeInvalid });
     expect((await t.api('GET', API.me, { format, token })).status).toBe(401);
     expect((await t.api('POST', API.login, { format, body: { email, password: 'third-password-3' } })).status).toBe(200);
     password = 'third-password-3';
@@ -228,6 +240,9 @@ describe.each<Format>(['msgpack', 'json'])('accounts over %s', (format) => {
       .where('user_id', '=', userId)
       .where('used_at', 'is', null)
       .execute();
+    const check = await t.api('POST', API.resetCheck, { format, body: { token: codeFrom(link) } });
+    expect(check.status).toBe(400);
+    expect(check.body.error).toEqual({ code: 'code_invalid', message: MSG.codeExpired });
     const r = await t.api('POST', API.reset, { format, body: { token: codeFrom(link), password: 'fifth-password-5' } });
     expect(r.status).toBe(400);
     expect(r.body.error).toEqual({ code: 'code_invalid', message: MSG.codeExpired });

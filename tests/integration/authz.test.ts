@@ -73,6 +73,7 @@ const ROWS: Record<string, Row> = {
   // a new address each time: requests for one address are rate-limited whoever asks
   'POST /auth/password/reset/request': { kind: 'public', req: () => ({ body: { email: `nobody-${crypto.randomUUID()}@example.com` } }) },
   'POST /auth/password/reset': { kind: 'public', req: () => ({ body: { token: 'x'.repeat(40), password: 'matrix-pass-2' } }) },
+  'POST /auth/password/reset/check': { kind: 'public', req: () => ({ body: { token: 'x'.repeat(40) } }) },
   'POST /auth/email/verify': { kind: 'public', req: () => ({ body: { token: 'x'.repeat(40) } }) },
   'POST /auth/email/verify/resend': { kind: 'public', req: () => ({ body: { email: 'nobody@example.com' } }) },
   'POST /feedback': { kind: 'public', req: () => ({ body: { comments: 'matrix', error: '' } }) },

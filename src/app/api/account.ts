@@ -15,6 +15,7 @@ export function createAccountApi(client: ApiClient) {
     logout: () => post<'logout'>(API.logout, undefined, 'required'),
     resetRequest: (body: Body<'resetRequest'>) => post<'resetRequest'>(API.resetRequest, body, 'none'),
     reset: (body: Body<'reset'>) => post<'reset'>(API.reset, body, 'none'),
+    resetCheck: (body: Body<'resetCheck'>) => post<'resetCheck'>(API.resetCheck, body, 'none'),
     changePassword: (body: Body<'changePassword'>) => post<'changePassword'>(API.changePassword, body, 'required'),
     verifyEmail: (body: Body<'verifyEmail'>) => post<'verifyEmail'>(API.verifyEmail, body, 'none'),
     resendVerification: (body: Body<'resendVerification'>) => post<'resendVerification'>(API.resendVerification, body, 'optional'),

@@ -14,6 +14,7 @@ export const emailBodySchema = Type.Object({ email: Email }, strict);
 export const resetBodySchema = Type.Object({ token: Code, password: Password }, strict);
 export const changePasswordBodySchema = Type.Object({ oldPassword: Type.Optional(Password), newPassword: Type.Optional(Password) }, strict);
 export const verifyEmailBodySchema = Type.Object({ token: Code }, strict);
+export const resetCheckBodySchema = Type.Object({ token: Code }, strict);
 /** Partial UiPreferences: validatePreferences names a bad setting in the spec's words. */
 export const settingsBodySchema = Type.Object({});
 export const feedbackBodySchema = Type.Object(
@@ -59,4 +60,5 @@ export type EmailBody = Static<typeof emailBodySchema>;
 export type ResetBody = Static<typeof resetBodySchema>;
 export type ChangePasswordBody = Static<typeof changePasswordBodySchema>;
 export type VerifyEmailBody = Static<typeof verifyEmailBodySchema>;
+export type ResetCheckBody = Static<typeof resetCheckBodySchema>;
 export type FeedbackBody = Static<typeof feedbackBodySchema>;

@@ -7,6 +7,7 @@ import {
   momentTrimsBodySchema,
   registerBodySchema,
   resetBodySchema,
+  resetCheckBodySchema,
   settingsBodySchema,
   verifyEmailBodySchema,
 } from '../../contract';
@@ -35,6 +36,10 @@ export function accountRoutes(app: App, accounts: AccountService, trims: MomentT
 
   app.post(API.resetRequest, { schema: { body: emailBodySchema } }, async (req, res) =>
     reply(req, res, ok(await accounts.requestPasswordReset(req.body.email, req.ip))),
+  );
+
+  app.post(API.resetCheck, { schema: { body: resetCheckBodySchema } }, async (req, res) =>
+    reply(req, res, ok(await accounts.checkResetCode(req.body.token))),
   );
 
   app.post(API.reset, { schema: { body: resetBodySchema } }, async (req, res) =>

@@ -37,6 +37,18 @@ export class CodeRepository {
     return row && !row.used_at ? 'expired' : 'invalid';
   }
 
+  /** What `consume` would find, without using the code: usable, `expired` or `invalid` (unknown, used or replaced). */
+  async peek(purpose: Purpose, codeHash: string): Promise<'usable' | 'expired' | 'invalid'> {
+    const row = await this.db
+      .selectFrom('one_time_codes')
+      .select(['used_at', 'expires_at'])
+      .where('code_hash', '=', codeHash)
+      .where('purpose', '=', purpose)
+      .executeTakeFirst();
+    if (!row || row.used_at) return 'invalid';
+    return new Date(row.expires_at).getTime() > Date.now() ? 'usable' : 'expired';
+  }
+
   /** Older unused codes of the same purpose stop working once a newer one is issued or one is used. */
   async revokeOthers(userId: string, purpose: Purpose) {
     await this.db

@@ -214,6 +214,14 @@ export class AccountService {
     return { retryAfterSeconds: RESEND_WAIT_SECONDS };
   }
 
+  /** Whether a reset link still works, leaving it as it is: the set-new-password form says so when opened, not on submit. */
+  async checkResetCode(code: string) {
+    const state = await this.d.codes.peek('reset', hashCode(code));
+    if (state === 'invalid') throw new AppError('code_invalid', MSG.codeInvalid);
+    if (state === 'expired') throw new AppError('code_invalid', MSG.codeExpired);
+    return { ok: true as const };
+  }
+
   async resetPassword(code: string, password: string) {
     requirePassword(password);
     const passwordHash = await this.d.hasher.hash(password);

@@ -1,10 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { MSG, ROUTES } from '../../../contract';
+import { isApiError } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { api } from '../../api/instance';
 import { Button } from '../../ui/Button';
-import { IconCheck, IconLock } from '../../ui/icons';
+import { IconAlert, IconCheck, IconLock } from '../../ui/icons';
+import { PageSpinner } from '../../ui/Spinner';
 import { AuthForm } from './AuthForm';
 import { AuthHeading } from './AuthLayout';
 import { newPasswordError } from './formRules';
@@ -17,6 +20,17 @@ export function SetNewPasswordForm({ code }: { code: string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
+  // A used, replaced or expired link says so when opened, not after the form is filled in. The check
+  // leaves the link as it is; if it cannot be made (offline), the form shows and its submit decides.
+  const check = useQuery({
+    queryKey: ['resetCheck', code],
+    queryFn: () => api.resetCheck({ token: code }),
+    retry: false,
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+  const refused = check.error && isApiError(check.error) && check.error.code === 'code_invalid' ? check.error.message : null;
 
   const submit = async () => {
     const invalid = newPasswordError(password, confirmation);
@@ -44,6 +58,21 @@ export function SetNewPasswordForm({ code }: { code: string }) {
         <Button size="lg" block onClick={() => void navigate(ROUTES.root)}>
           {MSG.goToHomepage}
         </Button>
+      </>
+    );
+  }
+
+  if (check.isPending) return <PageSpinner label="Checking your link" />;
+  if (refused) {
+    return (
+      <>
+        <AuthHeading icon={<IconAlert size={24} />} title="This link can't be used" subtitle={refused} />
+        <Button asChild size="lg" block>
+          <Link to={ROUTES.resetPassword}>Request a new link</Link>
+        </Button>
+        <p className="auth-alt">
+          Remembered it? <Link to={ROUTES.login}>Sign in</Link>
+        </p>
       </>
     );
   }
