@@ -4,6 +4,7 @@ import { useSnapshot } from 'valtio';
 import { MSG, ROUTES, safeNextPath } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { api } from '../../api/instance';
+import { withNext } from '../../routing/nextPath';
 import { signedIn } from '../../state/account';
 import { session } from '../../state/session';
 import { Alert } from '../../ui/Alert';
@@ -21,9 +22,10 @@ export default function LoginScreen() {
   const [busy, setBusy] = useState(false);
   const next = params.get('next');
 
-  // Signed in (now or already): unverified accounts verify first, others return where they were going. The
-  // form stays, busy, while the router fetches that page's code.
-  const leaving = token && user ? <Navigate to={user.isVerified === false ? ROUTES.verifyEmail : safeNextPath(next)} replace /> : null;
+  // Signed in (now or already): unverified accounts verify first (and then go on where they were going),
+  // others return there now. The form stays, busy, while the router fetches that page's code.
+  const leaving =
+    token && user ? <Navigate to={user.isVerified === false ? withNext(ROUTES.verifyEmail, next) : safeNextPath(next)} replace /> : null;
 
   const submit = async () => {
     const invalid = loginError(email, password);
@@ -39,6 +41,7 @@ export default function LoginScreen() {
   };
 
   const resetLink = email.trim() ? `${ROUTES.resetPassword}?email=${encodeURIComponent(email.trim())}` : ROUTES.resetPassword;
+  const registerLink = withNext(ROUTES.register, next);
 
   return (
     <>
@@ -69,7 +72,7 @@ export default function LoginScreen() {
         />
       </AuthForm>
       <p className="auth-alt">
-        <Link to={ROUTES.register}>{MSG.noAccountLink}</Link>
+        <Link to={registerLink}>{MSG.noAccountLink}</Link>
       </p>
     </>
   );

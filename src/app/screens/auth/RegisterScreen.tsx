@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { MSG, ROUTES } from '../../../contract';
+import { MSG, ROUTES, safeNextPath } from '../../../contract';
 import { api } from '../../api/instance';
+import { withNext } from '../../routing/nextPath';
 import { signedIn } from '../../state/account';
 import { session } from '../../state/session';
 import { recordVerificationSent } from '../../state/verificationResend';
@@ -14,6 +15,8 @@ import { NewPasswordFields } from './NewPasswordFields';
 
 export default function RegisterScreen() {
   const navigate = useNavigate();
+  // Where the visitor was going when sign-in sent them here: on to it once verified.
+  const next = useSearchParams()[0].get('next');
   const { token, user } = useSnapshot(session);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -23,7 +26,10 @@ export default function RegisterScreen() {
   const [busy, setBusy] = useState(false);
 
   // Signed up (or already signed in): on to the next page; the form stays, busy, while its code loads.
-  const leaving = token && user ? <Navigate to={user.isVerified === false ? ROUTES.verifyEmail : ROUTES.workspace} replace /> : null;
+  const leaving =
+    token && user ? (
+      <Navigate to={user.isVerified === false ? withNext(ROUTES.verifyEmail, next) : safeNextPath(next, ROUTES.workspace)} replace />
+    ) : null;
 
   const submit = async () => {
     const invalid = registerError(email, password, confirmation, acceptedTerms);
@@ -38,7 +44,7 @@ export default function RegisterScreen() {
     } catch (e) {
       setBusy(false);
       const failure = registerFailure(e);
-      if (failure.kind === 'exists') void navigate(`${ROUTES.login}?email=${encodeURIComponent(address)}&err=exists`);
+      if (failure.kind === 'exists') void navigate(withNext(ROUTES.login, next, { email: address, err: 'exists' }));
       else setError(failure.message);
     }
   };
@@ -86,7 +92,7 @@ export default function RegisterScreen() {
         />
       </AuthForm>
       <p className="auth-alt">
-        Already have an account? <Link to={ROUTES.login}>Log in</Link>
+        Already have an account? <Link to={withNext(ROUTES.login, next)}>Log in</Link>
       </p>
     </>
   );

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Navigate } from 'react-router-dom';
+import { Navigate, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { MSG, RESEND_WAIT_SECONDS, ROUTES } from '../../../contract';
+import { MSG, RESEND_WAIT_SECONDS, ROUTES, safeNextPath } from '../../../contract';
 import { refreshAccount } from '../../state/account';
 import { session } from '../../state/session';
 import { ConnectionProblem } from '../../routing/guards';
+import { withNext } from '../../routing/nextPath';
 import { useLogout } from '../../shell/useLogout';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -17,9 +18,11 @@ const POLL_MS = 5000;
 
 export default function VerifyEmailScreen() {
   const { token, user, status } = useSnapshot(session);
-  if (!token) return <Navigate to={ROUTES.login} replace />;
+  // Verified: on to where sign-in was going (a safe `next`), else to /.
+  const next = useSearchParams()[0].get('next');
+  if (!token) return <Navigate to={withNext(ROUTES.login, next)} replace />;
   if (!user) return status === 'error' ? <ConnectionProblem /> : <PageSpinner />;
-  if (user.isVerified) return <Navigate to={ROUTES.root} replace />;
+  if (user.isVerified) return <Navigate to={safeNextPath(next, ROUTES.root)} replace />;
   return <VerifyEmailPanel email={user.email} />;
 }
 
