@@ -5,6 +5,7 @@ import {
   clampViewStart,
   clampZoom,
   effectiveFrameRate,
+  homeEndTime,
   keyCommand,
   markIn,
   markOut,
@@ -60,6 +61,8 @@ export class TimelineEngine extends OnDemandEngine<EngineState> {
   private readonly pointer: PointerInput;
   private readonly playback: VideoPlayback;
   private readonly options: TimelineEngineOptions;
+  /** What Home and End go to the ends of: the media, or the moment range (setHomeEnd). */
+  private homeEnd: 'media' | 'range' = 'media';
 
   private constructor(options: TimelineEngineOptions) {
     const fps = effectiveFrameRate(options.media.frameRate);
@@ -280,6 +283,11 @@ export class TimelineEngine extends OnDemandEngine<EngineState> {
   // ---------------------------------------------------------------------------------------------
   // Keyboard
 
+  /** Home and End go to the media's first and last frame ('media', the default) or the moment range's ('range', when one is set). */
+  setHomeEnd(to: 'media' | 'range'): void {
+    this.homeEnd = to;
+  }
+
   /** Runs the shortcut for a key event; true (and preventDefault) when it was one. */
   handleKey(event: KeyboardEvent): boolean {
     if (this.teardown.disposed || event.defaultPrevented) return false;
@@ -300,7 +308,7 @@ export class TimelineEngine extends OnDemandEngine<EngineState> {
       case 'seekBy':
         return this.seek(Math.max(0, this.state.time + command.seconds));
       case 'seekTo':
-        return this.seek(command.to === 'start' ? 0 : this.duration);
+        return this.seek(homeEndTime(command.to, this.homeEnd === 'range' ? this.state.range : null, this.fps, this.duration));
       case 'togglePlay':
         return this.togglePlay();
       case 'stepFrames':

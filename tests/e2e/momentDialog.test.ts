@@ -66,40 +66,74 @@ async function openDialog(page: Page, card: ReturnType<Page['locator']>) {
 }
 
 describe('moment dialog (issue 19)', () => {
-  it('End goes to the end of the media and Home to its start, in Moment mode too', { timeout: 240_000 }, async () => {
-    const { page, card } = await counterSearch('endkey');
-    const dialog = await openDialog(page, card);
-    await dialog.getByRole('radio', { name: MSG_MOMENT.moment, checked: true }).waitFor();
-    await shot(page, 'moment-dialog-1280');
-    // The moment ends well before the media's last frame (at a shot change).
-    const range = await dialog.getByTestId('moment-range').innerText();
-    expect(range).toMatch(/^00:00:00(\.00)? – 00:00:0\d/);
+  it(
+    "Home and End go to the moment's first and last frame in Moment mode, to the video's in Full video, as the keys' help says",
+    { timeout: 240_000 },
+    async () => {
+      const { page, card } = await counterSearch('endkey');
+      const dialog = await openDialog(page, card);
+      await dialog.getByRole('radio', { name: MSG_MOMENT.moment, checked: true }).waitFor();
+      await shot(page, 'moment-dialog-1280');
+      // The moment ends well before the media's last frame (at a shot change).
+      const range = await dialog.getByTestId('moment-range').innerText();
+      expect(range).toMatch(/^00:00:00(\.00)? – 00:00:0\d/);
+      const seconds = (clock: string) => clock.split(':').reduce((total, part) => total * 60 + Number(part), 0);
+      const momentLastFrame = Math.round(seconds(range.split(' – ')[1]!.split(/\s/)[0]!) * COUNTER_FPS) - 1;
+      expect(momentLastFrame).toBeGreaterThan(0);
+      expect(momentLastFrame).toBeLessThan(LAST_FRAME - COUNTER_FPS);
 
-    // Keys go to the timeline from any control that does not take them itself.
-    await dialog.getByRole('button', { name: 'Zoom in' }).focus();
-    await page.keyboard.press('k');
-    await page.waitForFunction(() => document.querySelector<HTMLVideoElement>('[role=dialog] video')!.paused, null, { timeout: 5_000 });
-    const frame = (expected: number) => expect.poll(() => shownFrame(page), { timeout: 5_000 }).toBe(expected);
+      // Keys go to the timeline from any control that does not take them itself.
+      await dialog.getByRole('button', { name: 'Zoom in' }).focus();
+      await page.keyboard.press('k');
+      await page.waitForFunction(() => document.querySelector<HTMLVideoElement>('[role=dialog] video')!.paused, null, { timeout: 5_000 });
+      const frame = (expected: number) => expect.poll(() => shownFrame(page), { timeout: 5_000 }).toBe(expected);
 
-    // End: the media's last frame (it used to be pulled back to the moment's start, like Home).
-    await page.keyboard.press('End');
-    await frame(LAST_FRAME);
-    await dialog.getByRole('radio', { name: MSG_MOMENT.fullVideo, checked: true }).waitFor();
-    await expect.poll(() => dialog.locator('.timeline__timecode').innerText()).toMatch(/^00:00:1[12]/);
-    // and it stays there
-    await page.waitForTimeout(500);
-    expect(await shownFrame(page)).toBe(LAST_FRAME);
+      // Moment mode: End is the moment's last frame (it was the media's, which left the moment), and it stays there, in Moment mode.
+      await page.keyboard.press('End');
+      await frame(momentLastFrame);
+      await page.waitForTimeout(500);
+      expect(await shownFrame(page)).toBe(momentLastFrame);
+      await dialog.getByRole('radio', { name: MSG_MOMENT.moment, checked: true }).waitFor();
+      // Home: the moment's first frame.
+      await page.keyboard.press('Home');
+      await frame(0);
+      await page.keyboard.press('End');
+      await frame(momentLastFrame);
 
-    // Home: the first frame; End again: the last.
-    await page.keyboard.press('Home');
-    await frame(0);
-    await page.keyboard.press('End');
-    await frame(LAST_FRAME);
+      // The keys' help says which ends they are.
+      await dialog.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+      const help = page.getByTestId('keyboard-help');
+      await expect.poll(() => help.innerText()).toMatch(/Home\s*End\s*The moment's first \/ last frame/);
+      await shot(page, 'moment-dialog-keys-1280');
+      await page.keyboard.press('Escape');
+      await help.waitFor({ state: 'detached' });
+      await dialog.waitFor();
 
-    // Back in Moment mode the moment plays again from its start.
-    await dialog.getByRole('radio', { name: MSG_MOMENT.moment }).click();
-    await expect.poll(() => shownFrame(page), { timeout: 5_000 }).toBeLessThan(6 * COUNTER_FPS);
-  });
+      // Full video: End is the media's last frame, Home its first.
+      await dialog.getByRole('radio', { name: MSG_MOMENT.fullVideo }).click();
+      await dialog.getByRole('radio', { name: MSG_MOMENT.fullVideo, checked: true }).waitFor();
+      await dialog.getByRole('button', { name: 'Zoom in' }).focus();
+      await page.keyboard.press('k');
+      await page.keyboard.press('End');
+      await frame(LAST_FRAME);
+      await expect.poll(() => dialog.locator('.timeline__timecode').innerText()).toMatch(/^00:00:1[12]/);
+      await page.waitForTimeout(500);
+      expect(await shownFrame(page)).toBe(LAST_FRAME);
+      await page.keyboard.press('Home');
+      await frame(0);
+      await dialog.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+      await expect.poll(() => help.innerText()).toMatch(/Home\s*End\s*The video's first \/ last frame/);
+      await page.setViewportSize({ width: 375, height: 812 });
+      await shot(page, 'moment-dialog-keys-375');
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.keyboard.press('Escape');
+      await help.waitFor({ state: 'detached' });
+
+      // Back in Moment mode the moment plays again from its start.
+      await dialog.getByRole('radio', { name: MSG_MOMENT.moment }).click();
+      await expect.poll(() => shownFrame(page), { timeout: 5_000 }).toBeLessThan(6 * COUNTER_FPS);
+    },
+  );
 
   it('has its own address: Back closes it, Forward opens it again, a link opens it', { timeout: 240_000 }, async () => {
     const { page, card } = await counterSearch('momenturl');

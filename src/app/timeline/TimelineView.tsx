@@ -1,10 +1,11 @@
 import { useGesture } from '@use-gesture/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { formatTimecode, sliderToZoom, wheelIntent, zoomToSlider } from '../../engine/kernels';
 import type { ThumbnailSource } from '../../engine/thumbnailSource';
 import { TimelineEngine, type MomentRange, type TimelineMedia } from '../../engine/TimelineEngine';
 import { IconMinus, IconPlus } from '../ui/icons';
 import { Slider } from '../ui/Slider';
+import { KeyboardHelp, type HomeEndTarget } from './KeyboardHelp';
 import { useEngineValue } from './useEngineValue';
 import './timeline.css';
 
@@ -16,6 +17,8 @@ export interface TimelineViewProps {
   video: HTMLVideoElement | null;
   onEngine?(engine: TimelineEngine | null): void;
   onThumbnailError?(message: string): void;
+  /** What Home and End go to the ends of: the video (default), or the range (the moment dialog's Moment mode). */
+  homeEnd?: HomeEndTarget;
 }
 
 /** Zoom buttons multiply or divide by this. */
@@ -31,7 +34,16 @@ const selectFrameRate = (s: { frameRate: number }) => s.frameRate;
  * The timeline (ruler, thumbnails, moment range, playhead) with its zoom toolbar. The engine is
  * created on mount and destroyed on unmount; prop changes are passed through to it.
  */
-export function TimelineView({ media, range, onRangeCommit, thumbnails, video, onEngine, onThumbnailError }: TimelineViewProps) {
+export function TimelineView({
+  media,
+  range,
+  onRangeCommit,
+  thumbnails,
+  video,
+  onEngine,
+  onThumbnailError,
+  homeEnd = 'media',
+}: TimelineViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const [engine, setEngine] = useState<TimelineEngine | null>(null);
 
@@ -86,6 +98,8 @@ export function TimelineView({ media, range, onRangeCommit, thumbnails, video, o
 
   useEffect(() => engine?.attachVideo(video), [engine, video]);
   useEffect(() => engine?.setThumbnails(thumbnails), [engine, thumbnails]);
+  // (in the commit that changed it: a key pressed right after Moment / Full video goes to the right ends)
+  useLayoutEffect(() => engine?.setHomeEnd(homeEnd), [engine, homeEnd]);
 
   useGesture(
     {
@@ -152,6 +166,7 @@ export function TimelineView({ media, range, onRangeCommit, thumbnails, video, o
         <span className="timeline__timecode" aria-label="Playhead">
           {formatTimecode(time, fps)}
         </span>
+        <KeyboardHelp homeEnd={homeEnd} />
       </div>
     </div>
   );

@@ -20,6 +20,7 @@ import {
   House,
   Image,
   Info,
+  Keyboard,
   LayoutGrid,
   Link,
   List,
@@ -77,6 +78,7 @@ export const IconCircle = icon(Circle);
 export const IconClose = icon(X);
 export const IconAlert = icon(TriangleAlert);
 export const IconInfo = icon(Info);
+export const IconKeyboard = icon(Keyboard);
 export const IconMail = icon(Mail);
 export const IconLogout = icon(LogOut);
 export const IconShield = icon(Shield);

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveFrameRate, frameAt, lastFrame, nearestFrame, rangeFrames, rangeSeconds, sameRange, snapTime } from './frames';
+import {
+  effectiveFrameRate,
+  frameAt,
+  homeEndTime,
+  lastFrame,
+  nearestFrame,
+  rangeFrames,
+  rangeSeconds,
+  sameRange,
+  snapTime,
+} from './frames';
 
 describe('frames', () => {
   it('assumes 30 fps when the rate is unknown', () => {
@@ -44,5 +54,19 @@ describe('ranges in frames', () => {
     expect(sameRange({ start: 1, end: 2 }, { start: 1, end: 2.04 })).toBe(false);
     expect(sameRange(null, null)).toBe(true);
     expect(sameRange(null, { start: 0, end: 1 })).toBe(false);
+  });
+});
+
+describe('homeEndTime', () => {
+  it("goes to the media's ends without a range", () => {
+    expect(homeEndTime('start', null, 25, 12)).toBe(0);
+    expect(homeEndTime('end', null, 25, 12)).toBe(12);
+  });
+  it("goes to a range's first and last frame with one", () => {
+    // 1.0 s to 6.0 s at 25 fps: frames 25..149, the last one at 5.96 s.
+    expect(homeEndTime('start', { start: 1, end: 6 }, 25, 12)).toBe(1);
+    expect(homeEndTime('end', { start: 1, end: 6 }, 25, 12)).toBeCloseTo(5.96, 9);
+    // A one-frame range: its only frame for both.
+    expect(homeEndTime('end', { start: 2, end: 2.04 }, 25, 12)).toBe(2);
   });
 });

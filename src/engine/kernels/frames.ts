@@ -59,3 +59,14 @@ export function rangeSeconds(range: { start: number; end: number }, fps: number)
 export function sameRange(a: SecondsRange | null, b: SecondsRange | null): boolean {
   return a === b || (!!a && !!b && a.start === b.start && a.end === b.end);
 }
+
+/**
+ * Where Home and End go (seconds): with a `range` (the moment dialog's Moment mode), its first frame
+ * and its last one (the frame before its end boundary, which is where its loop starts again);
+ * without, the media's start and end.
+ */
+export function homeEndTime(to: 'start' | 'end', range: SecondsRange | null, fps: number, duration: number): number {
+  if (!range) return to === 'start' ? 0 : duration;
+  const r = rangeFrames(range, fps, duration);
+  return frameTime(to === 'start' ? r.start : Math.max(r.start, r.end - 1), fps);
+}

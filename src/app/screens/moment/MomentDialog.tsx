@@ -9,7 +9,7 @@ import { IconDownload, IconSearch, IconSimilar } from '../../ui/icons';
 import { mediaNameOf } from '../search/mediaInfo';
 import { DownloadMenu } from './DownloadMenu';
 import { MomentSidePanel } from './MomentLines';
-import { MomentPlayer, type MomentPlayerHandle } from './MomentPlayer';
+import { MomentPlayer, type MomentMode, type MomentPlayerHandle } from './MomentPlayer';
 import { MomentTimeline, timelineMediaOf, type TimelineRange } from './MomentTimeline';
 import { TrimFields } from './TrimFields';
 import { formatClock, formatMomentLength } from '../../ui/format';
@@ -45,6 +45,8 @@ export function MomentDialog({
   const trimmed = Boolean(byMoment[moment.id]);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const player = useRef<MomentPlayerHandle>(null);
+  // Moment or Full video: Home and End go to the ends of the one that plays.
+  const [mode, setMode] = useState<MomentMode>('moment');
 
   const timelineMedia = useMemo(() => timelineMediaOf(media), [media]);
   const timelineRange = useMemo<TimelineRange>(() => ({ start: range.startTime, end: range.endTime }), [range.startTime, range.endTime]);
@@ -133,8 +135,16 @@ export function MomentDialog({
                 mediaId={moment.mediaId}
                 range={range}
                 onVideo={setVideo}
+                onModeChange={setMode}
               />
-              <MomentTimeline media={timelineMedia} source={media} range={timelineRange} onRangeCommit={onRangeCommit} video={video} />
+              <MomentTimeline
+                media={timelineMedia}
+                source={media}
+                range={timelineRange}
+                onRangeCommit={onRangeCommit}
+                video={video}
+                homeEnd={mode === 'moment' ? 'range' : 'media'}
+              />
               {media && timelineMedia.duration > 0 && <TrimFields moment={moment} range={range} duration={timelineMedia.duration} />}
             </>
           )}

@@ -46,6 +46,7 @@ export function MomentPlayer({
   mediaId,
   range,
   onVideo,
+  onModeChange,
   ref,
 }: {
   media: Media | undefined;
@@ -53,10 +54,20 @@ export function MomentPlayer({
   mediaId: string;
   range: TimeRange | null;
   onVideo?: (video: HTMLVideoElement | null) => void;
+  /** The mode that plays now (Full video without a range), told on every change. */
+  onModeChange?: (mode: MomentMode) => void;
   ref?: Ref<MomentPlayerHandle>;
 }) {
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
-  const [mode, setMode] = useState<MomentMode>(range ? 'moment' : 'full');
+  const [mode, setOwnMode] = useState<MomentMode>(range ? 'moment' : 'full');
+  // A mode change is told in the same update (not from an effect after it), so that what the dialog
+  // does with it (Home and End) is never a render behind the Moment / Full video control.
+  const tell = useRef(onModeChange);
+  tell.current = onModeChange;
+  const setMode = useCallback((next: MomentMode) => {
+    setOwnMode(next);
+    tell.current?.(next);
+  }, []);
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const container = useRef<HTMLDivElement>(null);
@@ -88,6 +99,10 @@ export function MomentPlayer({
     onVideo?.(video);
     return () => onVideo?.(null);
   }, [video, onVideo]);
+
+  // (and the first mode, or Full video once the range is gone)
+  const shownMode: MomentMode = range ? mode : 'full';
+  useEffect(() => tell.current?.(shownMode), [shownMode]);
 
   useEffect(() => {
     if (playable) void ensurePreviewToken(libraryId);
@@ -139,7 +154,7 @@ export function MomentPlayer({
       video.removeEventListener('timeupdate', keep);
       video.removeEventListener('durationchange', onDuration);
     };
-  }, [video]);
+  }, [video, setMode]);
 
   // Moment mode plays the moment: entering it, or a new range, brings playback inside.
   useEffect(() => {
@@ -160,7 +175,7 @@ export function MomentPlayer({
       }
       seekMedia(video, t);
     },
-    [video, duration],
+    [video, duration, setMode],
   );
   useImperativeHandle(ref, () => ({ seek, pause: () => video?.pause(), focusTarget: () => stage.current }), [seek, video]);
 

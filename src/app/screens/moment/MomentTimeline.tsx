@@ -6,6 +6,7 @@ import type { MomentRange, TimelineMedia } from '../../../engine/TimelineEngine'
 import { createThumbnailSource } from '../../../workers/thumbnails/thumbnailSource';
 import { API_BASE } from '../../config';
 import { lazyComponent } from '../../routing/lazyChunk';
+import type { HomeEndTarget } from '../../timeline/KeyboardHelp';
 import { ChunkErrorBoundary } from '../../shell/ChunkLoadFailed';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
 // The placeholder below is drawn with the timeline's own classes.
@@ -77,8 +78,10 @@ export function MomentTimeline(props: {
   range: TimelineRange | null;
   onRangeCommit: (range: TimelineRange) => void;
   video: HTMLVideoElement | null;
+  /** What Home and End go to the ends of: the video, or the moment (Moment mode). */
+  homeEnd?: HomeEndTarget;
 }) {
-  const { media, source, range, onRangeCommit, video } = props;
+  const { media, source, range, onRangeCommit, video, homeEnd } = props;
   const thumbnails = useThumbnailSource(source, media);
   const [thumbnailError, setThumbnailError] = useState<string | null>(null);
   return (
@@ -94,6 +97,7 @@ export function MomentTimeline(props: {
                 thumbnails={thumbnails}
                 video={video}
                 onThumbnailError={setThumbnailError}
+                homeEnd={homeEnd}
               />
             </Suspense>
           </ChunkErrorBoundary>
