@@ -38,6 +38,11 @@ export interface Library {
   isDemo: boolean;
   isReadOnly: boolean;
   latestMediaIds: string[];
+  /**
+   * The latest media whose poster exists (hasPoster), which the library's card shows; null while none
+   * has one (the spec's card takes latestMediaIds' first, which has none while it is indexed: a 404).
+   */
+  coverMediaId: string | null;
   rootFolderId: string;
   stats: LibraryStats;
   system: { default: boolean; demo: boolean; readonly: boolean };
@@ -437,6 +442,12 @@ export const MSG_MEDIA = {
 export const isWatchableWhileIndexing = (m: Pick<Media, 'status' | 'kind' | 'capabilities'>) =>
   m.status === 'processing' && m.kind === 'video' && m.capabilities.preview;
 export const canOpenMedia = (m: Pick<Media, 'status' | 'kind' | 'capabilities'>) => m.status === 'completed' || isWatchableWhileIndexing(m);
+/**
+ * Whether the media's poster (API.mediaThumbnail without a time) exists: ingest makes it with the
+ * thumbnail strip, so until `thumbnails` is set (uploading, early indexing, a failure before it) the
+ * app shows a placeholder instead of asking for a picture that is not there (a 404 each).
+ */
+export const hasPoster = (m: Pick<Media, 'thumbnails'>) => m.thumbnails !== null;
 export const isMediaSortValue = (value: unknown): value is MediaSortValue => MEDIA_SORT_VALUES.includes(value as MediaSortValue);
 
 // Search (libraries spec sections 3, 4, 7, 9)

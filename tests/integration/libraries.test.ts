@@ -38,6 +38,8 @@ describe('libraries', () => {
     expect(demo).toMatchObject({ isReadOnly: true, system: { default: false, demo: true, readonly: true } });
     expect(demo.stats.count).toBe(2);
     expect(demo.latestMediaIds).toHaveLength(2);
+    // Right after sign-up the samples are still indexed: no poster yet, so no cover.
+    expect(demo.coverMediaId).toBeNull();
     for (const id of demo.latestMediaIds) await waitForStatus(t, a.token, demo._id, id, ['completed']);
     const after = (await t.api<Library>('GET', API.library(demo._id), { token: a.token })).body.data!;
     expect(after.stats.breakdown.completed.count).toBe(2);
@@ -101,6 +103,10 @@ describe('libraries', () => {
     expect(got.stats.breakdown.completed.count).toBe(2);
     expect(got.stats.mediaDuration).toBeCloseTo(5, 0);
     expect(got.latestMediaIds).toEqual([v2.body.data!._id, v1.body.data!._id]);
+    // The cover is the latest with a poster, and that poster is there (the app asks for no other).
+    expect(got.coverMediaId).toBe(v2.body.data!._id);
+    const preview = (await t.api<PreviewTokenAnswer>('GET', API.libraryPreviewToken(lib._id), { token: a.token })).body.data!.previewToken;
+    expect((await fetch(`${t.server.url}${API.mediaThumbnail(lib._id, got.coverMediaId!)}?token=${preview}`)).status).toBe(200);
     const folder = (await t.api<FolderResponse>('GET', `${API.folder(lib._id, lib.rootFolderId)}?sort=duration%231`, { token: a.token }))
       .body.data!;
     expect(folder.folder.parentId).toBeNull();
@@ -128,6 +134,7 @@ describe('libraries', () => {
     got = (await t.api<Library>('GET', API.library(lib._id), { token: a.token })).body.data!;
     expect(got.stats).toEqual({ count: 0, mediaSize: 0, mediaDuration: 0, breakdown: { completed: { count: 0 }, photos: { count: 0 } }, withSpeech: 0 });
     expect(got.latestMediaIds).toEqual([]);
+    expect(got.coverMediaId).toBeNull();
     expect((await t.api('DELETE', API.library(lib._id), { token: a.token })).status).toBe(200);
     expect((await t.api('GET', API.library(lib._id), { token: a.token })).status).toBe(404);
   });

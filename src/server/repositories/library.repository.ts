@@ -13,6 +13,8 @@ export interface LibraryAggregates {
   /** Completed media whose transcript has words. */
   withSpeech: number;
   latestMediaIds: string[];
+  /** The latest media whose poster exists (ingest wrote its thumbnails), or null. */
+  coverMediaId: string | null;
 }
 
 export class LibraryRepository {
@@ -76,7 +78,17 @@ export class LibraryRepository {
   /** Stats and latest media of libraries, computed from the media rows so they are right after every change. */
   async aggregates(libraryIds: string[]): Promise<Map<string, LibraryAggregates>> {
     const out = new Map<string, LibraryAggregates>();
-    for (const id of libraryIds) out.set(id, { count: 0, mediaSize: 0, mediaDuration: 0, completed: 0, photos: 0, withSpeech: 0, latestMediaIds: [] });
+    for (const id of libraryIds)
+      out.set(id, {
+        count: 0,
+        mediaSize: 0,
+        mediaDuration: 0,
+        completed: 0,
+        photos: 0,
+        withSpeech: 0,
+        latestMediaIds: [],
+        coverMediaId: null,
+      });
     if (!libraryIds.length) return out;
     const rows = await this.db
       .selectFrom('media')
@@ -119,6 +131,21 @@ export class LibraryRepository {
       .orderBy('rn')
       .execute();
     for (const r of latest) out.get(r.library_id)!.latestMediaIds.push(r.id);
+    const covers = await this.db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('media')
+          .select(['library_id', 'id', sql<number>`row_number() over (partition by library_id order by created_at desc, id desc)`.as('rn')])
+          .where('library_id', 'in', libraryIds)
+          .where('status', '<>', 'empty')
+          // ingest writes the poster before the strip's state (ingest.service, stage thumbnails)
+          .where(sql<boolean>`ingest -> 'strip' is not null`)
+          .as('m'),
+      )
+      .select(['library_id', 'id'])
+      .where('rn', '=', 1)
+      .execute();
+    for (const r of covers) out.get(r.library_id)!.coverMediaId = r.id;
     return out;
   }
 

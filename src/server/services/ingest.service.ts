@@ -314,11 +314,12 @@ export class IngestService {
           width: STRIP_FRAME_WIDTH,
         });
         await this.d.blobs.put(blobKeys.strip(media.id), fs.readFileSync(file), 'image/webp');
-        const height = Math.round((STRIP_FRAME_WIDTH * p.height) / Math.max(1, p.width) / 2) * 2;
-        await this.d.index.patchState(media.id, { strip: { interval, columns: count, count, width: STRIP_FRAME_WIDTH, height } });
         const poster = path.join(work, 'poster.webp');
         fs.writeFileSync(poster, await this.d.tools.stillWebp(input, p.kind === 'image' ? 0 : Math.min(1, p.duration / 2), 280, 40));
         await this.d.blobs.put(blobKeys.poster(media.id), fs.readFileSync(poster), 'image/webp');
+        // Last: the media's `thumbnails` (set from this) tell the app its poster exists (contract hasPoster).
+        const height = Math.round((STRIP_FRAME_WIDTH * p.height) / Math.max(1, p.width) / 2) * 2;
+        await this.d.index.patchState(media.id, { strip: { interval, columns: count, count, width: STRIP_FRAME_WIDTH, height } });
         return;
       }
       case 'keyframes': {

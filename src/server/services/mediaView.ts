@@ -72,6 +72,7 @@ export function toLibrary(row: LibraryRow, agg: LibraryAggregates): Library {
     isDemo: row.is_demo,
     isReadOnly: row.is_read_only,
     latestMediaIds: agg.latestMediaIds,
+    coverMediaId: agg.coverMediaId,
     rootFolderId: row.root_folder_id!,
     stats: {
       count: agg.count,

@@ -15,11 +15,11 @@ export const libraryName = (l: Library) => l.name.trim() || (l.isDemo ? WELCOME_
 export const canDeleteLibrary = (l: Library) => !l.isDefault && !l.isDemo && !l.isReadOnly;
 export const canRenameLibrary = (l: Library) => !l.isReadOnly;
 
-/** The card's picture: the poster of the library's latest media, or a placeholder. */
+/** The card's picture: the poster of the library's latest media that has one, or a placeholder. */
 export function LibraryThumb({ library }: { library: Library }) {
   const { byLibrary } = useSnapshot(previewTokens);
   const token = byLibrary[library._id]?.token;
-  const mediaId = library.latestMediaIds[0];
+  const mediaId = library.coverMediaId;
   const [failed, setFailed] = useState<string | null>(null);
   useEffect(() => {
     if (mediaId) void ensurePreviewToken(library._id);

@@ -4,6 +4,7 @@ import {
   canOpenMedia,
   describeMissingFeature,
   FAILED_STATUSES,
+  hasPoster,
   isWatchableWhileIndexing,
   MSG_LIB,
   MSG_MEDIA,
@@ -216,7 +217,7 @@ function MediaDetails({ media, tab, onTabChange }: { media: Media; tab: LibraryT
             <video
               className="media-modal__video"
               src={src}
-              poster={token ? thumbnailUrl(media.libraryId, media._id, token) : undefined}
+              poster={token && hasPoster(media) ? thumbnailUrl(media.libraryId, media._id, token) : undefined}
               controls
               preload="auto"
               aria-label={`Video ${media.metadata.name}`}

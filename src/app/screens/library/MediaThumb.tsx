@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import type { Media } from '../../../contract';
+import { hasPoster, type Media } from '../../../contract';
 import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
 import { IconFilm } from '../../ui/icons';
 
@@ -9,8 +9,8 @@ const HOVER_FRAMES = 8;
 const HOVER_FRAME_MS = 600;
 
 /**
- * The media's poster from the thumbnail endpoint, or a placeholder while there is none (404 until
- * processed). With `playing`, frames across the video replace the poster in turn: a light hover
+ * The media's poster from the thumbnail endpoint, or a placeholder while there is none (hasPoster:
+ * none is asked for until ingest has made it). With `playing`, frames across the video replace the poster in turn: a light hover
  * preview that needs no video stream.
  */
 export function MediaThumb({ media, playing = false }: { media: Media; playing?: boolean }) {
@@ -32,7 +32,7 @@ export function MediaThumb({ media, playing = false }: { media: Media; playing?:
     };
   }, [canPlay]);
 
-  if (!token || media.status === 'uploading' || failedFor === attempt) {
+  if (!token || !hasPoster(media) || failedFor === attempt) {
     return (
       <div className="thumb thumb--placeholder" aria-hidden="true">
         <IconFilm size={28} />
