@@ -6,15 +6,19 @@ import { libraries, loadLibraries } from '../../state/libraries';
 import { session } from '../../state/session';
 import { IconChevronLeft } from '../../ui/icons';
 import { LoadFailed } from '../../ui/LoadFailed';
-import { PageSpinner } from '../../ui/Spinner';
+import { PageSpinner, Spinner } from '../../ui/Spinner';
 import { LibraryThumb, libraryName } from '../libraries/LibraryCard';
 import { enqueueFiles } from '../upload/enqueueFiles';
 import { UploadBox } from '../upload/UploadBox';
 import { VerifyNotice } from './VerifyNotice';
+import { demoReadiness } from './workspaceRules';
 import './workspace.css';
 
 /** First-time means none of the user's own (non-demo) libraries holds media yet. */
 export const isFirstTime = (list: readonly Library[]) => !list.some((l) => !l.isDemo && l.stats.count > 0);
+
+/** How often the workspace asks again while the demo's samples are being indexed (as the library page polls). */
+const DEMO_POLL_MS = 2000;
 
 /**
  * /workspace, for first-time users only: an upload box (into the default library) and the welcome
@@ -28,6 +32,14 @@ export default function WorkspaceScreen() {
   useEffect(() => {
     void loadLibraries();
   }, []);
+
+  // While the demo's samples are being indexed, its card follows them until they are ready.
+  const demoIndexing = (items as Library[] | null)?.some((l) => l.isDemo && demoReadiness(l.stats).indexing) ?? false;
+  useEffect(() => {
+    if (!demoIndexing) return;
+    const timer = setInterval(() => void loadLibraries(), DEMO_POLL_MS);
+    return () => clearInterval(timer);
+  }, [demoIndexing]);
 
   if (!items) {
     if (status !== 'error') return <PageSpinner label="Loading your workspace" />;
@@ -51,6 +63,7 @@ export default function WorkspaceScreen() {
 
   const target = list.find((l) => l.isDefault) ?? list.find((l) => !l.isDemo && !l.isReadOnly) ?? null;
   const demo = list.find((l) => l.isDemo) ?? null;
+  const demoState = demo ? demoReadiness(demo.stats) : null;
   const unverified = user?.isVerified === false;
 
   const upload = (files: File[]) => {
@@ -94,8 +107,9 @@ export default function WorkspaceScreen() {
               <LibraryThumb library={demo} />
               <span className="welcome-card__body">
                 <span className="welcome-card__name">{libraryName(demo)}</span>
-                <span className="welcome-card__meta">
-                  {demo.stats.breakdown.completed.count} {demo.stats.breakdown.completed.count === 1 ? 'video' : 'videos'} ready to search
+                <span className="welcome-card__meta" role="status" data-indexing={demoState?.indexing}>
+                  {demoState?.indexing && <Spinner size={12} />}
+                  {demoState?.text}
                 </span>
               </span>
               <span className="welcome-card__go">
