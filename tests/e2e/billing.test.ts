@@ -111,12 +111,34 @@ describe('pricing and billing', () => {
     await page.evaluate(() => ((window as unknown as { billingMarker: number }).billingMarker = 1));
     const noReload = () => page.evaluate(() => (window as unknown as { billingMarker?: number }).billingMarker === 1);
 
-    // A top-up of two: the header balance rises without a reload.
+    // A top-up of two, confirmed first like a plan (issue 37, item 15: it bought in one click), with the
+    // amount and the credits on the button; Cancel leaves the balance as it was. Then the header balance
+    // rises without a reload.
     const topUpSection = page.locator('#top-up');
     await topUpSection.getByRole('button', { name: 'More' }).click();
     expect(await topUpSection.getByLabel('Number of top-ups').inputValue()).toBe('2');
-    await topUpSection.getByRole('button', { name: `Buy for ${formatPrice(topUp.price.unit_amount * 2, topUp.price.currency)}` }).click();
+    const topUpTotal = formatPrice(topUp.price.unit_amount * 2, topUp.price.currency);
+    const buyTopUp = topUpSection.getByRole('button', { name: `Buy for ${topUpTotal}` });
+    const topUpDialog = page.getByRole('dialog', { name: `Buy 2 × ${topUp.name}?` });
+    const payTopUp = topUpDialog.getByRole('button', {
+      name: `Pay ${topUpTotal} for ${(2 * topUp.quota.credits).toLocaleString('en-US')} credits`,
+    });
+    await buyTopUp.click();
+    await payTopUp.waitFor();
+    await topUpDialog.getByText(`You pay ${topUpTotal} now`).waitFor();
+    await topUpDialog.getByRole('button', { name: 'Cancel' }).click();
+    await topUpDialog.waitFor({ state: 'detached' });
+    await page.waitForTimeout(300);
+    expect(await headerCredits(page)).toBe(bonus);
+    await buyTopUp.click();
+    await page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(page, 'pricing-top-up-dialog-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, 'pricing-top-up-dialog-1280');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await payTopUp.click();
     await toast(page, 'Top-up complete').waitFor();
+    await topUpDialog.waitFor({ state: 'detached' });
     let expected = bonus + 2 * topUp.quota.credits;
     await waitForHeaderCredits(page, expected);
     expect(await noReload()).toBe(true);
@@ -183,12 +205,29 @@ describe('pricing and billing', () => {
     await page.mouse.move(0, 0);
     await screenshot(page, 'pricing-signed-in');
 
-    // With one, an upgrade is confirmed first: pay now, credits now.
+    // With one, an upgrade is confirmed first: pay now, credits now. Minutes after the purchases it
+    // says, before anything is paid, why they are not prorated: the credits they bought stay (issue 37,
+    // item 15: it gave no credit for them and said nothing).
     await planButton(planCard(page, pro.name), MSG_BILLING.upgrade).click();
     const upgrade = page.getByRole('dialog', { name: `Upgrade to ${pro.name}?` });
     await upgrade.getByText(/charged immediately/).waitFor();
     await upgrade.getByText(/added to your balance right away/).waitFor();
+    const proration = upgrade.getByTestId('plan-change-proration');
+    const n = (x: number) => x.toLocaleString('en-US');
+    await expect
+      .poll(() => proration.innerText())
+      .toBe(
+        `No proration: nothing you paid before is credited against ${formatPrice(pro.price.unit_amount, pro.price.currency)}. ` +
+          `What you bought is already in your balance as credits, and it stays there: you keep your ${n(expected)} credits ` +
+          `(${n(2 * topUp.quota.credits)} from top-ups, ${n(starter.quota.credits)} from your ${starter.name} plan, ${n(bonus)} from bonuses), ` +
+          `each until it expires, and the new credits come on top.`,
+      );
     await screenshot(page, 'pricing-upgrade-dialog');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(page, 'pricing-upgrade-dialog-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, 'pricing-upgrade-dialog-1280');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await upgrade.getByText(`From ${starter.name} (${starterPrice} per month) to ${pro.name}`).waitFor();
     await upgrade.getByRole('button', { name: `Confirm and pay ${formatPrice(pro.price.unit_amount, pro.price.currency)}` }).click();
     await upgrade.waitFor({ state: 'detached' });
@@ -231,8 +270,20 @@ describe('pricing and billing', () => {
     const invoicePage = context.waitForEvent('page');
     await invoices.getByRole('button', { name: new RegExp(`^Open invoice CS-\\d+: ${pro.name},`) }).click();
     const invoice = await invoicePage;
+    // Every request of the invoice page is answered, its icon too (it asked for /favicon.ico: a 404).
+    const missing: string[] = [];
+    invoice.on('response', (r) => {
+      if (r.status() >= 400) missing.push(`${r.status()} ${r.url()}`);
+    });
     await invoice.waitForURL((u) => u.pathname.startsWith(API.localInvoice('')));
     await invoice.getByRole('heading', { name: /^Invoice CS-\d+$/ }).waitFor({ timeout: 10_000 });
+    const icon = await invoice.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href ?? null);
+    expect(icon).toBe(`${app.url}/favicon.svg`);
+    expect((await fetch(icon!)).status).toBe(200);
+    await invoice.reload();
+    await invoice.getByRole('heading', { name: /^Invoice CS-\d+$/ }).waitFor({ timeout: 10_000 });
+    await invoice.waitForLoadState('networkidle');
+    expect(missing).toEqual([]);
     await invoice.close();
 
     // Cancelling happens on the billing portal, in a new tab; the app then says the plan will not renew.

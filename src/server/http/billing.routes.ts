@@ -21,8 +21,10 @@ import { requireAuth, sessionOf } from './auth';
 import { ok, reply } from './envelope';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// The portal's and invoices' pages name the app's icon, as its index.html does: without it the browser asks for /favicon.ico (a 404).
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · Clipseek</title>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <style>body{font-family:system-ui,sans-serif;background:#0b0c10;color:#e8e8ee;max-width:720px;margin:40px auto;padding:0 20px}a{color:#a78bfa}table{width:100%;border-collapse:collapse}td,th{padding:8px;border-bottom:1px solid #2a2b36;text-align:left}button{background:#ef4444;color:#fff;border:0;border-radius:8px;padding:10px 16px;font-weight:600;cursor:pointer}.muted{color:#9ca3af}</style></head><body>${body}</body></html>`;
 
 /** Billing calls (accounts spec section 7) at their exact paths, plus the providers' own endpoints. */

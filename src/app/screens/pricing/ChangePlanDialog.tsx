@@ -3,7 +3,7 @@ import { formatCredits, formatDate } from '../../state/billingFigures';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { billingInterval, priceWithInterval, storageAfterChange } from './pricingRules';
+import { billingInterval, creditsKept, priceWithInterval, storageAfterChange } from './pricingRules';
 import { formatHours } from '../../ui/format';
 
 /** A plan the user chose on the pricing page: bought from the Free Trial, or a subscriber's upgrade or downgrade. */
@@ -39,6 +39,12 @@ export function ChangePlanDialog({
   const newStorage = target ? storageAfterChange(info, target) : 0;
   const overNewAllowance = !!target && downgrade && info.usage.storageHours > newStorage;
   const price = target ? formatPrice(target.price.unit_amount, target.price.currency) : '';
+  const kept = creditsKept(info);
+  const keptFrom = [
+    kept.topUps > 0 && `${formatCredits(kept.topUps)} from top-ups`,
+    kept.plan > 0 && `${formatCredits(kept.plan)} from your ${current.name} plan`,
+    kept.other > 0 && `${formatCredits(kept.other)} from bonuses`,
+  ].filter(Boolean);
 
   return (
     <Dialog
@@ -78,6 +84,20 @@ export function ChangePlanDialog({
                 <strong>{formatCredits(target.quota.credits)} credits</strong> are added to your balance right away.
               </li>
               <li>Your storage allowance becomes {formatHours(newStorage)} at once.</li>
+              {change.direction === 'upgrade' && (
+                <li data-testid="plan-change-proration">
+                  <strong>No proration:</strong> nothing you paid before is credited against {price}. What you bought is already in your
+                  balance as credits, and it stays there: you keep your{' '}
+                  {kept.total > 0 ? (
+                    <>
+                      {formatCredits(kept.total)} credits{keptFrom.length ? ` (${keptFrom.join(', ')})` : ''}, each until it expires
+                    </>
+                  ) : (
+                    'balance'
+                  )}
+                  , and the new credits come on top.
+                </li>
+              )}
             </ul>
           ) : (
             <ul className="plan-change__points">

@@ -6,6 +6,8 @@ import { billingApi } from '../../api/instance';
 import { formatCredits } from '../../state/billingFigures';
 import { showToast } from '../../state/toasts';
 import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
+import { formatHours } from '../../ui/format';
 import { Markdown } from '../../ui/Markdown';
 import { followPurchase } from '../billing/billingActions';
 import { clampQuantity } from './pricingRules';
@@ -52,10 +54,66 @@ function QuantityPicker({ value, onChange, disabled }: { value: number; onChange
   );
 }
 
+/**
+ * Confirms a top-up before anything is charged, as a plan change is confirmed (without a payment
+ * provider a purchase settles at once, so one click must not spend money): what is paid, what
+ * arrives, how long the credits last. Cancel, the close button and Escape leave everything as it was.
+ */
+function ConfirmTopUpDialog({
+  open,
+  product,
+  quantity,
+  busy,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  product: OneTimeProduct;
+  quantity: number;
+  busy: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const total = formatPrice(product.price.unit_amount * quantity, product.price.currency);
+  const credits = formatCredits(product.quota.credits * quantity);
+  const storage = product.quota.storageHours * quantity;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        if (!o && !busy) onClose();
+      }}
+      title={`Buy ${quantity > 1 ? `${quantity} × ` : ''}${product.name}?`}
+      description={`A one-time purchase of ${total}: it does not renew.`}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button onClick={onConfirm} busy={busy}>
+            Pay {total} for {credits} credits
+          </Button>
+        </>
+      }
+    >
+      <ul className="plan-change__points">
+        <li>
+          <strong>You pay {total} now</strong>, charged immediately.
+        </li>
+        <li>
+          <strong>{credits} credits</strong> are added to your balance right away, and last {product.quota.creditsLifetimeDays} days.
+        </li>
+        {storage > 0 && <li>Your storage allowance grows by {formatHours(storage)}.</li>}
+      </ul>
+    </Dialog>
+  );
+}
+
 /** One-time credits (and storage), in any quantity; anchored at #top-up. */
 export function TopUpSection({ product, signedIn }: { product: OneTimeProduct; signedIn: boolean }) {
   const [quantity, setQuantity] = useState(1);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const total = formatPrice(product.price.unit_amount * quantity, product.price.currency);
   const creditsTotal = formatCredits(product.quota.credits * quantity);
 
@@ -65,6 +123,7 @@ export function TopUpSection({ product, signedIn }: { product: OneTimeProduct; s
       const answer = await billingApi.buyTopUp(quantity);
       if ((await followPurchase(answer)) === 'settled')
         showToast(`${creditsTotal} credits were added to your balance.`, { title: 'Top-up complete', tone: 'success', durationMs: 6000 });
+      setConfirming(false);
     } catch (e) {
       showToast(errorMessage(e), { tone: 'error' });
     } finally {
@@ -92,9 +151,19 @@ export function TopUpSection({ product, signedIn }: { product: OneTimeProduct; s
           {creditsTotal} credits · <strong>{total}</strong>
         </p>
         {signedIn ? (
-          <Button block busy={busy} onClick={() => void buy()}>
-            Buy for {total}
-          </Button>
+          <>
+            <Button block busy={busy} onClick={() => setConfirming(true)}>
+              Buy for {total}
+            </Button>
+            <ConfirmTopUpDialog
+              open={confirming}
+              product={product}
+              quantity={quantity}
+              busy={busy}
+              onConfirm={() => void buy()}
+              onClose={() => setConfirming(false)}
+            />
+          </>
         ) : (
           <Button asChild block>
             <Link to={ROUTES.register}>{MSG_BILLING.createAccount}</Link>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FREE_TRIAL_PRODUCT_ID, MSG_BILLING, TOP_UP_MAX_QUANTITY, type BillingInfo, type SubscriptionProduct } from '../../../contract';
 import { subscriptionProduct } from '../../../../tests/fixtures/billing';
-import { billingInterval, clampQuantity, planAction, priceWithInterval, storageAfterChange } from './pricingRules';
+import { billingInterval, clampQuantity, creditsKept, planAction, priceWithInterval, storageAfterChange } from './pricingRules';
 
 const free = subscriptionProduct(FREE_TRIAL_PRODUCT_ID, 0);
 const starter = subscriptionProduct('starter', 1200);
@@ -79,5 +79,32 @@ describe('priceWithInterval', () => {
     expect(priceWithInterval({ ...pro.price, interval: 'year', unit_amount: 39000 })).toBe('$390 per year');
     expect(priceWithInterval({ ...pro.price, interval_count: 3 })).toBe('$39 every 3 months');
     expect(billingInterval({ interval: null, interval_count: 0 })).toBe('month');
+  });
+});
+
+describe('creditsKept', () => {
+  const note = (origin: BillingInfo['creditNotes'][number]['origin'], currentAmount: number, expired = false) => ({
+    _id: `${origin}-${currentAmount}`,
+    createdAt: '2026-01-01T00:00:00Z',
+    expiresAt: null,
+    expired,
+    invoiceId: null,
+    origin,
+    credits: { originalAmount: 10_000, currentAmount },
+    invoiceNumber: null,
+    invoiceName: origin,
+  });
+  it('counts what stays in the balance after a plan change, by where it came from', () => {
+    const info = {
+      creditNotes: [
+        note('top-up', 20_000),
+        note('subscription', 5_000),
+        note('signup', 1_000),
+        note('top-up', 3_000, true),
+        note('top-up', 0),
+      ],
+    };
+    expect(creditsKept(info)).toEqual({ total: 26_000, plan: 5_000, topUps: 20_000, other: 1_000 });
+    expect(creditsKept({ creditNotes: [] })).toEqual({ total: 0, plan: 0, topUps: 0, other: 0 });
   });
 });

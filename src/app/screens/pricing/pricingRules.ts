@@ -60,3 +60,21 @@ export function priceWithInterval(price: Price): string {
   const interval = billingInterval(price);
   return `${formatPrice(price.unit_amount, price.currency)} ${/^\d/.test(interval) ? 'every' : 'per'} ${interval}`;
 }
+
+/**
+ * The credits a plan change leaves in the balance, by where they came from (unexpired notes only).
+ * A change is not prorated (spec section 4: an upgrade is paid now, in full, and starts a new cycle):
+ * what was bought before (the plan's credits, top-ups) is already credits, and those stay.
+ */
+export function creditsKept(info: Pick<BillingInfo, 'creditNotes'>): { total: number; plan: number; topUps: number; other: number } {
+  const kept = { total: 0, plan: 0, topUps: 0, other: 0 };
+  for (const n of info.creditNotes) {
+    const left = n.expired ? 0 : Math.max(0, n.credits.currentAmount);
+    if (!left) continue;
+    kept.total += left;
+    if (n.origin === 'subscription') kept.plan += left;
+    else if (n.origin === 'top-up') kept.topUps += left;
+    else kept.other += left;
+  }
+  return kept;
+}

@@ -32,10 +32,13 @@ export class StripePaymentProvider implements PaymentProvider {
     const sub = await this.stripe.subscriptions.retrieve(req.providerRef);
     const item = sub.items.data[0];
     if (!item) return;
+    // Upgrade: the new plan's full price now and a new cycle from today, as the local provider settles
+    // it and the confirm dialog says (no proration: what was paid before is already the user's credits,
+    // which stay). Downgrade: no proration, the new price applies at renewal.
     await this.stripe.subscriptions.update(req.providerRef, {
       items: [{ id: item.id, price: req.product.price.id }],
-      // upgrade: invoice the difference now; downgrade: no proration, the new price applies at renewal
-      proration_behavior: req.now ? 'always_invoice' : 'none',
+      proration_behavior: 'none',
+      billing_cycle_anchor: { type: req.now ? 'now' : 'unchanged' },
     });
   }
 
