@@ -121,9 +121,11 @@ export function TopUpSection({ product, signedIn }: { product: OneTimeProduct; s
     setBusy(true);
     try {
       const answer = await billingApi.buyTopUp(quantity);
-      if ((await followPurchase(answer)) === 'settled')
-        showToast(`${creditsTotal} credits were added to your balance.`, { title: 'Top-up complete', tone: 'success', durationMs: 6000 });
+      const settled = (await followPurchase(answer)) === 'settled';
+      // The dialog goes first: a toast that appears while it is open would be lifted over its footer.
       setConfirming(false);
+      if (settled)
+        showToast(`${creditsTotal} credits were added to your balance.`, { title: 'Top-up complete', tone: 'success', durationMs: 6000 });
     } catch (e) {
       showToast(errorMessage(e), { tone: 'error' });
     } finally {
