@@ -35,7 +35,11 @@ function runtimeImports(file: string): string[] {
       const clause = node.importClause;
       const typeOnly =
         clause?.isTypeOnly ||
-        (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 &&
+        (clause &&
+          !clause.name &&
+          clause.namedBindings &&
+          ts.isNamedImports(clause.namedBindings) &&
+          clause.namedBindings.elements.length > 0 &&
           clause.namedBindings.elements.every((e) => e.isTypeOnly));
       if (!typeOnly) out.push((node.moduleSpecifier as ts.StringLiteral).text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) {

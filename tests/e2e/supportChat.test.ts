@@ -23,7 +23,8 @@ const widgetUrl = `http://127.0.0.1:${(widgetHost.address() as AddressInfo).port
 afterAll(() => new Promise<void>((resolve) => widgetHost.close(() => resolve())));
 
 type Call = [string, Record<string, unknown>?];
-const calls = (page: Page) => page.evaluate(() => ((window as unknown as { __supportChat?: { calls: Call[] } }).__supportChat?.calls ?? []) as Call[]);
+const calls = (page: Page) =>
+  page.evaluate(() => ((window as unknown as { __supportChat?: { calls: Call[] } }).__supportChat?.calls ?? []) as Call[]);
 const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { email: string; exp: number };
 
 describe('with support chat configured', () => {
@@ -42,7 +43,10 @@ describe('with support chat configured', () => {
     expect(boot).toMatchObject({ app_id: 'clipseek-test', email });
     const token = boot.intercom_user_jwt as string;
     expect(claimsOf(token).email).toBe(email);
-    const kept = JSON.parse((await page.evaluate((k) => localStorage.getItem(k), SUPPORT_CHAT_TOKEN_KEY))!) as { token: string; expiresAt: string };
+    const kept = JSON.parse((await page.evaluate((k) => localStorage.getItem(k), SUPPORT_CHAT_TOKEN_KEY))!) as {
+      token: string;
+      expiresAt: string;
+    };
     expect(kept.token).toBe(token);
     expect(Date.parse(kept.expiresAt)).toBeGreaterThan(Date.now());
 

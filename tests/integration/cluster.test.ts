@@ -27,92 +27,98 @@ afterAll(async () => {
 });
 
 describe.skipIf(!adminUrl)('a cluster of 2 API and 2 worker processes on PostgreSQL and S3', () => {
-  it('uploads through one API, survives a worker killed mid-ingest, searches and renders through the other', { timeout: 400_000 }, async () => {
-    // One database for the cluster.
-    const name = `cs_cluster_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    cleanups.push(async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    });
-    const dbUrl = new URL(adminUrl!);
-    dbUrl.pathname = `/${name}`;
-    const s3 = await startS3();
-    cleanups.push(() => s3.close());
-    const mailbox = await startMailbox();
-    cleanups.push(() => mailbox.close());
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-cluster-'));
-    cleanups.push(() => fs.rmSync(work, { recursive: true, force: true }));
+  it(
+    'uploads through one API, survives a worker killed mid-ingest, searches and renders through the other',
+    { timeout: 400_000 },
+    async () => {
+      // One database for the cluster.
+      const name = `cs_cluster_${Math.random().toString(36).slice(2, 8)}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      cleanups.push(async () => {
+        const c = new pg.Client({ connectionString: adminUrl });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      });
+      const dbUrl = new URL(adminUrl!);
+      dbUrl.pathname = `/${name}`;
+      const s3 = await startS3();
+      cleanups.push(() => s3.close());
+      const mailbox = await startMailbox();
+      cleanups.push(() => mailbox.close());
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-cluster-'));
+      cleanups.push(() => fs.rmSync(work, { recursive: true, force: true }));
 
-    // What every process shares; each has its own data directory, as on its own machine.
-    const shared = { DATABASE_URL: dbUrl.toString(), SMTP_URL: mailbox.url, JOB_LEASE_TTL_MS: '3000', RENDER_WAIT_MS: '200', ...s3.env };
-    const start = async (label: string, extra: Record<string, string>) => {
-      const dir = path.join(work, label);
-      fs.mkdirSync(dir);
-      const p = await spawnServer(serverEnv(dir, { ...shared, ...extra }), 90_000);
-      procs.push(p);
-      return p;
-    };
-    // The first API process migrates the database; the others find it migrated.
-    const api1 = await start('api1', { ROLE: 'api' });
-    const api2 = await start('api2', { ROLE: 'api' });
-    // Worker A stops (holds) once the visual stage has started: the kill lands mid-ingest.
-    const workerA = await start('workerA', { ROLE: 'worker', CLIPSEEK_TEST_HOLD: 'ingest:visual' });
+      // What every process shares; each has its own data directory, as on its own machine.
+      const shared = { DATABASE_URL: dbUrl.toString(), SMTP_URL: mailbox.url, JOB_LEASE_TTL_MS: '3000', RENDER_WAIT_MS: '200', ...s3.env };
+      const start = async (label: string, extra: Record<string, string>) => {
+        const dir = path.join(work, label);
+        fs.mkdirSync(dir);
+        const p = await spawnServer(serverEnv(dir, { ...shared, ...extra }), 90_000);
+        procs.push(p);
+        return p;
+      };
+      // The first API process migrates the database; the others find it migrated.
+      const api1 = await start('api1', { ROLE: 'api' });
+      const api2 = await start('api2', { ROLE: 'api' });
+      // Worker A stops (holds) once the visual stage has started: the kill lands mid-ingest.
+      const workerA = await start('workerA', { ROLE: 'worker', CLIPSEEK_TEST_HOLD: 'ingest:visual' });
 
-    const t1 = { api: client(api1.url), mailbox } as never;
-    const t2 = { api: client(api2.url), mailbox } as never;
-    const { token } = await verifiedUser(t1, 'cluster');
-    const lib = await defaultLibrary(t1, token);
-    const file = path.join(work, 'counter.mp4');
-    makeCounterVideo(file);
-    const fin = await uploadFile(t1, token, lib._id, lib.rootFolderId, 'counter.mp4', fs.readFileSync(file));
-    expect(fin.status).toBe(200);
-    const mediaId = (fin.body as { data: Media }).data._id;
+      const t1 = { api: client(api1.url), mailbox } as never;
+      const t2 = { api: client(api2.url), mailbox } as never;
+      const { token } = await verifiedUser(t1, 'cluster');
+      const lib = await defaultLibrary(t1, token);
+      const file = path.join(work, 'counter.mp4');
+      makeCounterVideo(file);
+      const fin = await uploadFile(t1, token, lib._id, lib.rootFolderId, 'counter.mp4', fs.readFileSync(file));
+      expect(fin.status).toBe(200);
+      const mediaId = (fin.body as { data: Media }).data._id;
 
-    await workerA.waitForLine((l) => l.msg === 'test hold' && l.point === 'ingest:visual', 120_000);
-    const doneByA = stagesDone(workerA, mediaId);
-    expect(doneByA).toContain('keyframes');
-    const workerB = await start('workerB', { ROLE: 'worker' });
-    await workerA.kill();
+      await workerA.waitForLine((l) => l.msg === 'test hold' && l.point === 'ingest:visual', 120_000);
+      const doneByA = stagesDone(workerA, mediaId);
+      expect(doneByA).toContain('keyframes');
+      const workerB = await start('workerB', { ROLE: 'worker' });
+      await workerA.kill();
 
-    // Worker B hands the job back once A's lease is stale, takes it, and resumes at the visual stage.
-    const media = await waitForStatus(t2, token, lib._id, mediaId, ['completed', 'errored', 'invalid'], 180_000);
-    expect(media.status).toBe('completed');
-    await workerB.waitForLine((l) => l.msg === 'jobs handed back: their worker stopped answering', 10_000);
-    const startedByB = stagesStarted(workerB, mediaId);
-    expect(startedByB[0]).toBe('visual');
-    for (const stage of doneByA) expect(startedByB).not.toContain(stage);
+      // Worker B hands the job back once A's lease is stale, takes it, and resumes at the visual stage.
+      const media = await waitForStatus(t2, token, lib._id, mediaId, ['completed', 'errored', 'invalid'], 180_000);
+      expect(media.status).toBe('completed');
+      await workerB.waitForLine((l) => l.msg === 'jobs handed back: their worker stopped answering', 10_000);
+      const startedByB = stagesStarted(workerB, mediaId);
+      expect(startedByB[0]).toBe('visual');
+      for (const stage of doneByA) expect(startedByB).not.toContain(stage);
 
-    // Search through the other API finds it (the on-screen word COUNTER).
-    const found = await client(api2.url)<SearchResults>('POST', API.searchVisual(lib._id), { token, body: { text: 'counter' } });
-    expect(found.status).toBe(200);
-    expect(found.body.data!.results.some((m) => m.mediaId === mediaId)).toBe(true);
+      // Search through the other API finds it (the on-screen word COUNTER).
+      const found = await client(api2.url)<SearchResults>('POST', API.searchVisual(lib._id), { token, body: { text: 'counter' } });
+      expect(found.status).toBe(200);
+      expect(found.body.data!.results.some((m) => m.mediaId === mediaId)).toBe(true);
 
-    // A render posted to the second API is made by the surviving worker and served from S3.
-    const api = client(api2.url);
-    const first = await api<RenderAnswer>('POST', API.renderCompilation, {
-      token,
-      body: { clips: [{ libraryId: lib._id, mediaId, start: 1, end: 3 }], height: 360, filename: 'cluster', watermark: true },
-    });
-    expect([200, 202]).toContain(first.status);
-    let answer = first;
-    for (let i = 0; !answer.body.data?.url && i < 600; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      answer = await api<RenderAnswer>('GET', API.renderStatus(first.body.data!.renderId), { token });
-      expect(answer.status).toBe(200);
-    }
-    const res = await fetch(answer.body.data!.url!);
-    expect(res.status).toBe(200);
-    const out = path.join(work, 'out.mp4');
-    fs.writeFileSync(out, Buffer.from(await res.arrayBuffer()));
-    const seconds = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', out]).toString());
-    expect(seconds).toBeGreaterThan(1.8);
-    expect(seconds).toBeLessThan(2.3);
-    expect(workerB.lines.some((l) => l.msg === 'render done' && l.renderId === first.body.data!.renderId)).toBe(true);
-  });
+      // A render posted to the second API is made by the surviving worker and served from S3.
+      const api = client(api2.url);
+      const first = await api<RenderAnswer>('POST', API.renderCompilation, {
+        token,
+        body: { clips: [{ libraryId: lib._id, mediaId, start: 1, end: 3 }], height: 360, filename: 'cluster', watermark: true },
+      });
+      expect([200, 202]).toContain(first.status);
+      let answer = first;
+      for (let i = 0; !answer.body.data?.url && i < 600; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        answer = await api<RenderAnswer>('GET', API.renderStatus(first.body.data!.renderId), { token });
+        expect(answer.status).toBe(200);
+      }
+      const res = await fetch(answer.body.data!.url!);
+      expect(res.status).toBe(200);
+      const out = path.join(work, 'out.mp4');
+      fs.writeFileSync(out, Buffer.from(await res.arrayBuffer()));
+      const seconds = Number(
+        execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', out]).toString(),
+      );
+      expect(seconds).toBeGreaterThan(1.8);
+      expect(seconds).toBeLessThan(2.3);
+      expect(workerB.lines.some((l) => l.msg === 'render done' && l.renderId === first.body.data!.renderId)).toBe(true);
+    },
+  );
 });

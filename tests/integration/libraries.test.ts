@@ -132,7 +132,13 @@ describe('libraries', () => {
     expect(bulk.body.data!.freedBytes).toBe(size);
     expect(bulk.body.data!.failed).toEqual([{ mediaId: '00000000-0000-0000-0000-000000000000', message: MSG_LIB.mediaNotFound }]);
     got = (await t.api<Library>('GET', API.library(lib._id), { token: a.token })).body.data!;
-    expect(got.stats).toEqual({ count: 0, mediaSize: 0, mediaDuration: 0, breakdown: { completed: { count: 0 }, photos: { count: 0 } }, withSpeech: 0 });
+    expect(got.stats).toEqual({
+      count: 0,
+      mediaSize: 0,
+      mediaDuration: 0,
+      breakdown: { completed: { count: 0 }, photos: { count: 0 } },
+      withSpeech: 0,
+    });
     expect(got.latestMediaIds).toEqual([]);
     expect(got.coverMediaId).toBeNull();
     expect((await t.api('DELETE', API.library(lib._id), { token: a.token })).status).toBe(200);

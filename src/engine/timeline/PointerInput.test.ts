@@ -39,7 +39,9 @@ function setup(initial: Partial<EngineState> = {}) {
   const input = new PointerInput(host);
   input.listen(canvas);
   const fire = (type: string, x: number, y = ROW_Y, pointerId = 1) =>
-    canvas.dispatchEvent(Object.assign(new Event(type, { cancelable: true }), { clientX: x, clientY: y, pointerId, button: 0, isPrimary: pointerId === 1 }));
+    canvas.dispatchEvent(
+      Object.assign(new Event(type, { cancelable: true }), { clientX: x, clientY: y, pointerId, button: 0, isPrimary: pointerId === 1 }),
+    );
   return {
     input,
     canvas,

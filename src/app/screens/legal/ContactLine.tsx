@@ -11,7 +11,11 @@ export function ContactLine() {
         {chat && ' or use the support chat inside Clipseek'}
       </>
     );
-  return chat ? <>use the support chat inside Clipseek, available once you are signed in</> : <>contact the administrator of this Clipseek server</>;
+  return chat ? (
+    <>use the support chat inside Clipseek, available once you are signed in</>
+  ) : (
+    <>contact the administrator of this Clipseek server</>
+  );
 }
 
 /** The providers that process data for this deployment: the support chat only where there is one. */

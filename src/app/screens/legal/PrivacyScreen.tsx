@@ -73,9 +73,9 @@ const sections: LegalSection[] = [
     title: 'Who processes data for us',
     body: (
       <p>
-        We use a small number of providers to run Clipseek: <ProcessorList />.
-        Each receives only what it needs for its task and is bound by a data-processing agreement. Where data leaves your country, we rely
-        on the safeguards the law provides, such as standard contractual clauses.
+        We use a small number of providers to run Clipseek: <ProcessorList />. Each receives only what it needs for its task and is bound by
+        a data-processing agreement. Where data leaves your country, we rely on the safeguards the law provides, such as standard
+        contractual clauses.
       </p>
     ),
   },

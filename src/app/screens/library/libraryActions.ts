@@ -53,7 +53,6 @@ export interface LibraryAction<Args extends unknown[]> {
   run: (ctx: LibraryActionContext, ...args: Args) => void;
 }
 
-
 export const readOnlyReason = (library: Library) => (library.isReadOnly || library.isDemo ? MSG_LIB.readOnlyLibrary : null);
 const readOnly = (ctx: LibraryActionContext) => readOnlyReason(ctx.library);
 /** Adding (videos, folders) needs a verified email and a library that is not read-only. */
@@ -105,7 +104,10 @@ export const libraryActions = {
     run: (ctx) => openDialog(ctx.store, { kind: 'bulkDelete', mediaIds: [...ctx.store.selected] }),
   }),
   retry: define<[Media]>({ canRun: readOnly, run: retry }),
-  retryAllFailed: define({ canRun: (ctx) => readOnly(ctx) ?? (ctx.ui.retryAllLocked ? MSG_MEDIA.retryAllWait : null), run: retryAllFailed }),
+  retryAllFailed: define({
+    canRun: (ctx) => readOnly(ctx) ?? (ctx.ui.retryAllLocked ? MSG_MEDIA.retryAllWait : null),
+    run: retryAllFailed,
+  }),
   downloadOriginal: define<[Media]>({
     canRun: (_ctx, media) => (media.status === 'uploading' ? MSG_MEDIA.stillUploading : null),
     run: (ctx, media) => void ctx.deps.download(media),
