@@ -28,13 +28,8 @@ export class CodeRepository {
       .returning('user_id')
       .executeTakeFirst();
     if (used) return { userId: used.user_id };
-    const row = await this.db
-      .selectFrom('one_time_codes')
-      .select(['used_at', 'expires_at'])
-      .where('code_hash', '=', codeHash)
-      .where('purpose', '=', purpose)
-      .executeTakeFirst();
-    return row && !row.used_at ? 'expired' : 'invalid';
+    // Not consumed: it has expired (unused) or it is unknown, used or replaced.
+    return (await this.peek(purpose, codeHash)) === 'invalid' ? 'invalid' : 'expired';
   }
 
   /** What `consume` would find, without using the code: usable, `expired` or `invalid` (unknown, used or replaced). */
