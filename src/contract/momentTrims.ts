@@ -33,6 +33,9 @@ export interface MomentTrimEdit {
 /** Most edits one call carries (a device offline for long sends them in batches). */
 export const MOMENT_TRIM_EDITS_MAX = 200;
 
+/** Most trims an account keeps (resets included): past it, the ones edited longest ago are dropped. */
+export const MOMENT_TRIMS_KEPT = 10_000;
+
 /** Whether `edit` is newer than `than` (none, or made earlier): the one that stays. */
 export const isLaterEdit = (edit: { editedAt: string }, than: { editedAt: string } | null | undefined) =>
   !than || Date.parse(edit.editedAt) > Date.parse(than.editedAt);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, momentId, type MomentTrim, type MomentTrimEdit } from '../../src/contract';
+import { MomentTrimsRepository } from '../../src/server/repositories/momentTrims.repository';
+import { MomentTrimsService } from '../../src/server/services/momentTrims.service';
 import { startTestServer, type Format } from './support/harness';
 import { verifiedUser } from './support/upload';
 
@@ -91,5 +93,26 @@ describe.each<Format>(['msgpack', 'json'])('moment trims over %s', (format) => {
     await t.api('POST', API.meTrims, { format, token: one.token, body: { edits: [edit(a, [1, 3], at(0))] } });
     expect((await t.api<MomentTrim[]>('GET', API.meTrims, { format, token: two.token })).body.data).toEqual([]);
     expect((await t.api('GET', API.meTrims, { format })).status).toBe(401);
+  });
+});
+
+describe('moment trims kept per account', () => {
+  it('keeps the trims edited last (resets included) and drops the oldest, for that account only', async () => {
+    const one = await verifiedUser(t, 'trims-kept-one');
+    const two = await verifiedUser(t, 'trims-kept-two');
+    const repo = new MomentTrimsRepository(t.server.database.db);
+    const service = new MomentTrimsService(repo, () => new Date(), 2);
+    await service.apply(two.userId, [edit(a, [1, 3], at(-5_000))]);
+    // Three moments edited at -3 s, -2 s and -1 s (b a reset): the oldest (a) goes.
+    const kept = await service.apply(one.userId, [
+      edit(a, [1, 3], at(-3_000)),
+      edit(b, null, at(-2_000), [4, 8]),
+      edit(c, [9, 11], at(-1_000), [8, 12]),
+    ]);
+    expect(ranges(kept)).toEqual({ [c]: [9, 11] });
+    // (b's reset is still held: an older offline edit of b does not bring its trim back.)
+    expect(ranges(await service.apply(one.userId, [edit(b, [5, 7], at(-4_000), [4, 8])]))).toEqual({ [c]: [9, 11] });
+    // The other account's trim is untouched.
+    expect(ranges(await service.list(two.userId))).toEqual({ [a]: [1, 3] });
   });
 });

@@ -58,4 +58,21 @@ export class MomentTrimsRepository {
       )
       .execute();
   }
+
+  /** Keeps the account's `keep` trims edited last (resets included) and deletes the rest; how many went. */
+  async prune(userId: string, keep: number): Promise<number> {
+    const kept = this.db
+      .selectFrom('moment_trims')
+      .select('moment_id')
+      .where('user_id', '=', userId)
+      .orderBy('edited_at', 'desc')
+      .orderBy('moment_id', 'desc')
+      .limit(keep);
+    const gone = await this.db
+      .deleteFrom('moment_trims')
+      .where('user_id', '=', userId)
+      .where('moment_id', 'not in', kept)
+      .executeTakeFirst();
+    return Number(gone.numDeletedRows);
+  }
 }

@@ -1,4 +1,4 @@
-import { trimEditProblem, type MomentTrim, type MomentTrimEdit } from '../../contract';
+import { MOMENT_TRIMS_KEPT, trimEditProblem, type MomentTrim, type MomentTrimEdit } from '../../contract';
 import { badRequest } from '../errors';
 import type { MomentTrimRow, MomentTrimsRepository } from '../repositories/momentTrims.repository';
 
@@ -13,12 +13,14 @@ const toTrim = (r: MomentTrimRow): MomentTrim => ({
  * Moment trims kept with the account (issue 37, item 9). Devices send the edits they made, online or
  * offline; each moment keeps the edit made last (last writer wins, by edit time). An edit time
  * ahead of the server's clock counts as now, so a device whose clock runs ahead cannot make its
- * edits outlast every later one.
+ * edits outlast every later one. An account keeps its MOMENT_TRIMS_KEPT trims edited last.
  */
 export class MomentTrimsService {
   constructor(
     private readonly repo: MomentTrimsRepository,
     private readonly now: () => Date = () => new Date(),
+    /** Trims an account keeps (the ones edited last); the rest are dropped. */
+    private readonly keep = MOMENT_TRIMS_KEPT,
   ) {}
 
   async list(userId: string): Promise<MomentTrim[]> {
@@ -48,6 +50,8 @@ export class MomentTrimsService {
         editedAt: new Date(Math.min(Date.parse(e.editedAt), now)),
       })),
     );
+    // An account's trims stay bounded however many calls it makes.
+    await this.repo.prune(userId, this.keep);
     return this.list(userId);
   }
 }
