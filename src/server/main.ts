@@ -357,6 +357,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       adminKey,
     );
     cleanup.push(() => app.close());
+    // Render requests waiting for their output answer at once (202, the client polls elsewhere) rather
+    // than keep the HTTP server open, or query the database after it closes (cleanup runs in reverse).
+    cleanup.push(() => renders.stopWaiting());
 
     if (config.role !== 'api') {
       const n = await ingest.backfillShotTerms();

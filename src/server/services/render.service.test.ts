@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MSG_RENDER } from '../../contract';
 import type { MediaRow } from '../repositories/media.repository';
+import type { RenderRow } from '../repositories/render.repository';
 import type { UserRow } from '../repositories/user.repository';
 import { RenderService, type RenderDeps } from './render.service';
 
@@ -31,5 +32,35 @@ describe('render request limits', () => {
     const { svc, sent } = service();
     await expect(svc.gif(user, 'l1', 'm1', { start: 10, end: 40.5 })).rejects.toMatchObject({ message: MSG_RENDER.gifTooLong });
     expect(sent).toEqual([]);
+  });
+});
+
+describe('shutting down', () => {
+  it('answers a request waiting for its render at once (202 with what it last read), and reads nothing more', async () => {
+    const row = { id: 'r1', status: 'running', progress: 0.2, duration: 5, cost: 0, blob_key: null } as unknown as RenderRow;
+    let reads = 0;
+    const deps = {
+      media: { owned: async () => LONG, byId: async () => LONG },
+      queue: { send: async () => undefined },
+      renders: {
+        findByKey: async () => undefined,
+        findOrCreate: async () => ({ row, queue: true }),
+        byId: async () => (reads++, row),
+      },
+      credits: { balance: async () => 0 },
+      waitMs: 60_000,
+    } as unknown as RenderDeps;
+    const svc = new RenderService(deps);
+    const started = Date.now();
+    const waiting = svc.compilation(user, { clips: [{ libraryId: 'l1', mediaId: 'm1', start: 0, end: 5 }] });
+    await new Promise((r) => setTimeout(r, 300));
+    svc.stopWaiting();
+    const { status, answer } = await waiting;
+    expect(status).toBe(202);
+    expect(answer).toMatchObject({ renderId: 'r1', status: 'running' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const after = reads;
+    await new Promise((r) => setTimeout(r, 700));
+    expect(reads).toBe(after);
   });
 });

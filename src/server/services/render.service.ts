@@ -201,11 +201,22 @@ export class RenderService {
     return { status: answer.url || answer.status === 'failed' ? 200 : 202, answer };
   }
 
-  /** Polls the row (the job may run in another process) until it finishes or `ms` pass. */
+  /** Set as the server shuts down: requests waiting for a render answer with what they last read (202). */
+  private stopping = false;
+
+  /** Stops the waits of render requests in flight (before the database closes under them). */
+  stopWaiting() {
+    this.stopping = true;
+  }
+
+  /** Polls the row (the job may run in another process) until it finishes or `ms` pass, or the server stops. */
   private async waitFor(id: string, ms: number): Promise<RenderRow> {
     const deadline = Date.now() + ms;
+    let last: RenderRow | null = null;
     for (let delay = 100; ; delay = Math.min(500, delay * 1.5)) {
+      if (this.stopping && last) return last;
       const row = await this.d.renders.byId(id);
+      last = row ?? null;
       if (!row) throw notFound(MSG_RENDER.renderNotFound);
       if (row.status === 'completed' || row.status === 'failed' || Date.now() >= deadline) return row;
       await sleep(Math.min(delay, Math.max(0, deadline - Date.now())));
