@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BlobStore } from './adapters/blobs/blobStore';
 import { fingerprintOfBytes } from './fingerprint';
-import type { DemoItem } from './services/library.service';
-import { blobKeys } from './adapters/blobs/blobKeys';
+import type { DemoItem } from './modules/libraries/library.service';
+import { blobKeys } from './modules/storage/blobKeys';
 
 /** The sample media every demo library holds: shipped in assets/demo, copied once into the blob store. */
 export async function loadDemoItems(blobs: BlobStore, dir = path.resolve(import.meta.dirname, '../../assets/demo')): Promise<DemoItem[]> {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createIndexModels } from './adapters/models';
 import { fetchMissingModels, missingModelFiles } from './adapters/models/fetchModels';
-import type { IndexModels } from './services/ports';
+import type { IndexModels } from './modules/ports';
 
 /**
  * Loads the indexer's models from MODELS_DIR. A missing model is reported by name (logged, and

@@ -12,7 +12,7 @@ import { toolSpawnerPid } from '../../src/server/adapters/process/tools';
 import { startServer } from '../../src/server/main';
 import { client } from '../integration/support/harness';
 import { uploadFile, waitForStatus } from '../integration/support/upload';
-import { STAGES } from '../../src/server/services/ingest.service';
+import { STAGES } from '../../src/server/modules/ingest/ingest.service';
 import { expectedWords, PHRASES } from '../fixtures/captionFrames';
 
 const MINUTES = Number(process.env.BENCH_INGEST_MINUTES ?? 10);

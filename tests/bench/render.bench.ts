@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeHls } from '../../src/server/adapters/media/ffmpeg';
-import { parsePlaylist, segmentsCovering, writePlaylist } from '../../src/server/services/hlsPlaylist';
+import { parsePlaylist, segmentsCovering, writePlaylist } from '../../src/server/modules/delivery/hlsPlaylist';
 import { renderCompilation, renderGif, type RenderClip } from '../../src/server/adapters/media/render';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-renderbench-'));

@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, GIF_MAX_FPS, VIDEO_TIME_OFFSET, type Library, type Media, type RenderAnswer } from '../../src/contract';
 import { readAll } from '../../src/server/adapters/blobs/blobStore';
-import { blobKeys } from '../../src/server/adapters/blobs/blobKeys';
+import { blobKeys } from '../../src/server/modules/storage/blobKeys';
 import { counterOfGrey, makeMatrix, readCounters, type MatrixOk, type MatrixVariant } from '../fixtures/mediaMatrix';
 import { client } from '../integration/support/harness';
 import { uploadFile, waitForStatus } from '../integration/support/upload';

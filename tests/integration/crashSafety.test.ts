@@ -384,7 +384,7 @@ describe('the orphan-blob sweep', () => {
   it('removes old blobs no row refers to and temp leftovers, keeps referenced, recent and demo ones', async () => {
     const { startTestServer } = await import('./support/harness');
     const { verifiedUser, defaultLibrary, uploadFile, startUpload: begin } = await import('./support/upload');
-    const { BLOB_SWEEP_GRACE_MS } = await import('../../src/server/services/blobSweep.service');
+    const { BLOB_SWEEP_GRACE_MS } = await import('../../src/server/modules/storage/blobSweep.service');
     const noDemo = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-nodemo-'));
     const t = await startTestServer({ DEMO_DIR: noDemo });
     try {

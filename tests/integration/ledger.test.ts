@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, PURCHASE_TOLERANCE, type User } from '../../src/contract';
-import { LedgerRepository } from '../../src/server/repositories/ledger.repository';
-import { InsufficientCreditsError, LedgerService } from '../../src/server/services/ledger.service';
+import { LedgerRepository } from '../../src/server/modules/billing/ledger.repository';
+import { InsufficientCreditsError, LedgerService } from '../../src/server/modules/billing/ledger.service';
 import { startTestServer, uniqueEmail } from './support/harness';
 
 let t: Awaited<ReturnType<typeof startTestServer>>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, momentId, type MomentTrim, type MomentTrimEdit } from '../../src/contract';
-import { MomentTrimsRepository } from '../../src/server/repositories/momentTrims.repository';
-import { MomentTrimsService } from '../../src/server/services/momentTrims.service';
+import { MomentTrimsRepository } from '../../src/server/modules/accounts/momentTrims.repository';
+import { MomentTrimsService } from '../../src/server/modules/accounts/momentTrims.service';
 import { startTestServer, type Format } from './support/harness';
 import { verifiedUser } from './support/upload';
 

@@ -15,7 +15,7 @@ import {
   type Media,
   type RenderAnswer,
 } from '../../src/contract';
-import { RenderRepository } from '../../src/server/repositories/render.repository';
+import { RenderRepository } from '../../src/server/modules/render/render.repository';
 import { COUNTER_FPS, makeCounterVideo } from '../fixtures/counterVideo';
 import { makeSolidImage } from '../fixtures/makeMedia';
 import { startTestServer } from './support/harness';

@@ -5,7 +5,7 @@ import { Migrator, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, type Media, type Moment, type SearchResults, type TranscriptFile, type TranscriptLine } from '../../src/contract';
 import { MIGRATIONS } from '../../src/server/db/migrate';
-import { IndexRepository } from '../../src/server/repositories/index.repository';
+import { IndexRepository } from '../../src/server/modules/ingest/index.repository';
 import { FOX_PHRASE, makeSpeechVideo } from '../fixtures/makeMedia';
 import { startTestServer } from './support/harness';
 import { defaultLibrary, uploadFile, verifiedUser, waitForStatus } from './support/upload';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, MSG_LIB, UNSUPPORTED_FILE_TYPE, UPLOAD_CHUNK_SIZE, type Media, type PreviewTokenAnswer } from '../../src/contract';
 import { LocalBlobStore } from '../../src/server/adapters/blobs/localBlobStore';
-import { DEFAULT_CATALOG } from '../../src/server/services/catalog';
+import { DEFAULT_CATALOG } from '../../src/server/modules/billing/catalog';
 import { byterangesBoundary, MultipartRangeParser, type RangePart } from '../../src/workers/thumbnails/multipartRanges';
 import { startTestServer } from './support/harness';
 import {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { MSG } from '../../contract';
 import { AppError } from '../errors';
-import type { AccountService, Session } from '../services/account.service';
+import type { AccountService, Session } from '../modules/accounts/account.service';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
 import { API } from '../../../contract';
-import type { InvoiceRow } from '../../repositories/billing.repository';
+import type { InvoiceRow } from '../../modules/billing/billing.repository';
 import type { TokenSigner } from '../security/tokens';
 import type { PaymentProvider } from './paymentProvider';
 

@@ -1,5 +1,5 @@
 import type { OneTimeProduct, SubscriptionProduct } from '../../../contract';
-import type { InvoiceRow } from '../../repositories/billing.repository';
+import type { InvoiceRow } from '../../modules/billing/billing.repository';
 
 export interface CheckoutRequest {
   userId: string;

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { InvoiceRow } from '../../repositories/billing.repository';
+import type { InvoiceRow } from '../../modules/billing/billing.repository';
 import type { CheckoutRequest, PaymentProvider } from './paymentProvider';
 
 /** Stripe Checkout, Billing portal and hosted invoices; results arrive by signed webhooks. */

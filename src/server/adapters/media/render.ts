@@ -2,7 +2,7 @@ import { BACKGROUND, spawnTool } from '../process/tools';
 import fs from 'node:fs';
 import { GIF_MAX_FPS, GIF_MAX_WIDTH } from '../../../contract';
 import { tools } from './ffprobe';
-import type { RenderSource } from '../../services/render.service';
+import type { RenderSource } from '../../modules/render/render.service';
 
 /** The font of the burnt-in watermark (Debian fonts-dejavu-core). */
 export const WATERMARK_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';

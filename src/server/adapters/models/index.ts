@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeMissingFeature } from '../../../contract';
-import type { IndexModels } from '../../services/ports';
+import type { IndexModels } from '../../modules/ports';
 import { ClipTextEncoder, clipMissing, NoTextEncoder } from './clip';
 import { COLOUR_NAMES } from './colours';
 import { verifyModelFiles, type CorruptModelFile } from './fetchModels';

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { INDEX_DIMS, projectEmbedding } from '../../repositories/embeddingProjection';
+import { INDEX_DIMS, projectEmbedding } from '../../modules/ingest/embeddingProjection';
 
 /**
  * Image similarity is indexed through a 256-d projection of the embedding (see

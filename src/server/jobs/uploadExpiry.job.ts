@@ -1,9 +1,0 @@
-import type { UploadService } from '../services/upload.service';
-import type { JobDefinition } from './registry';
-
-/** Every 10 minutes: uploads whose part URLs expired unfinished become `empty` and free their bytes. */
-export const uploadExpiryJob = (uploads: UploadService): JobDefinition => ({
-  name: 'uploads.expire',
-  cron: '*/10 * * * *',
-  handler: () => uploads.expireStale(),
-});

@@ -1,0 +1,52 @@
+import { INGEST_JOB } from '../libraries/library.service';
+import { STAGES, stageJob, type IngestService, type Stage } from './ingest.service';
+import type { JobDefinition } from '../../jobs/registry';
+
+/**
+ * How each stage's job runs: handlers at once in a process (heavy stages are capped together by
+ * the service as well), how long one may run before pg-boss expires it, and retries after a crash
+ * (a failure the stage can name is recorded on the media instead, and not retried).
+ */
+export const STAGE_JOBS: Record<Stage, { workers: number; expireMinutes: number; retryLimit: number }> = {
+  download: { workers: 2, expireMinutes: 60, retryLimit: 2 },
+  probe: { workers: 2, expireMinutes: 5, retryLimit: 2 },
+  preview: { workers: 1, expireMinutes: 30, retryLimit: 2 },
+  thumbnails: { workers: 1, expireMinutes: 10, retryLimit: 2 },
+  keyframes: { workers: 1, expireMinutes: 30, retryLimit: 2 },
+  visual: { workers: 1, expireMinutes: 60, retryLimit: 2 },
+  speech: { workers: 1, expireMinutes: 60, retryLimit: 2 },
+  descriptions: { workers: 1, expireMinutes: 5, retryLimit: 2 },
+  complete: { workers: 2, expireMinutes: 5, retryLimit: 2 },
+};
+
+/** Every ingest queue: the media's job and one per stage (recovery after a crash covers them all). */
+export const INGEST_QUEUES = [INGEST_JOB, ...STAGES.map(stageJob)];
+
+/**
+ * The media's ingest job (queued by uploads, link imports and retries) starts it and queues its
+ * first stages; each stage is then a job of its own; all run under leases (jobs/leases.ts). A stage
+ * queues the stages it unblocks when done. Stage queues are 'stately': a stage is queued at most
+ * once per media while it waits, even when both lanes finish together and queue the next.
+ */
+export const ingestJobs = (ingest: IngestService): JobDefinition[] => [
+  {
+    name: INGEST_JOB,
+    options: { name: INGEST_JOB, retryLimit: 2, retryDelay: 5, expireInSeconds: 5 * 60 },
+    workOptions: { batchSize: 1, pollingIntervalSeconds: 1 },
+    leased: true,
+    handler: (data) => ingest.start((data as { mediaId: string }).mediaId),
+  },
+  ...STAGES.map((stage): JobDefinition => {
+    const o = STAGE_JOBS[stage];
+    return {
+      name: stageJob(stage),
+      options: { name: stageJob(stage), policy: 'stately', retryLimit: o.retryLimit, retryDelay: 5, expireInSeconds: o.expireMinutes * 60 },
+      // With its metadata, a job knows it is a retry (after a crash: retryCount counts the takes).
+      workOptions: { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true },
+      workers: o.workers,
+      leased: true,
+      handler: (data, job) =>
+        ingest.runStage(stage, (data as { mediaId: string }).mediaId, { retry: ((job as { retryCount?: number }).retryCount ?? 0) > 0 }),
+    };
+  }),
+];

@@ -1,0 +1,299 @@
+import { sql, type Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { DB } from '../../db/schema';
+import { VECTOR_SEARCH_WIDTH } from '../../db/sessionSettings';
+import { projectEmbedding } from '../ingest/embeddingProjection';
+import { spokenForms } from '../ingest/spokenForms';
+
+export interface FrameRow {
+  id: string;
+  media_id: string;
+  library_id: string;
+  t: number;
+  shot_idx: number;
+  objects: Array<{ label: string; score: number }>;
+  classes: Array<{ label: string; score: number }>;
+  colours: Array<{ name: string; fraction: number }>;
+  ocr: string;
+  sim?: number;
+}
+
+/** A keyframe found by image similarity, with what is needed to make it a moment. */
+export interface NearFrame {
+  id: string;
+  media_id: string;
+  library_id: string;
+  t: number;
+  shot_idx: number;
+  sim: number;
+  /** Its shot's keyframe times in order, and where the shot ends (null where not recorded). */
+  shot_times: number[];
+  shot_end: number | null;
+}
+
+/** The key of a shot in maps of shots: its media and its index. */
+export const shotKey = (mediaId: string, shotIdx: number) => `${mediaId}:${shotIdx}`;
+
+/** Where shot (`media`, `idx`) ends (null where not recorded): a subquery on the shots table. */
+const shotEnd = (media: string, idx: string) =>
+  sql`(select se."end" from shots se where se.media_id = ${sql.ref(media)} and se.idx = ${sql.ref(idx)})`;
+
+/** The keyframe times of shot (`media`, `idx`) in order, as an array: a subquery on the keyframes table. */
+const shotKeyframeTimes = (media: string, idx: string) =>
+  sql`array(select kt.t from keyframes kt where kt.media_id = ${sql.ref(media)} and kt.shot_idx = ${sql.ref(idx)} order by kt.t)`;
+
+/** A shot's keyframe times in order and where it ends (null where not recorded), by shotKey. */
+export interface ShotTimes {
+  times: number[];
+  end: number | null;
+}
+
+const vec = (v: Float32Array) => `[${Array.from(v, (x) => x.toFixed(6)).join(',')}]`;
+
+/** How long a library's transcript statistics (segment count, mean length) are reused: they move slowly. */
+const STATS_TTL_MS = 60_000;
+const statsCache = new Map<string, { at: number; segments: number; avgLength: number }>();
+
+/**
+ * A query text's lexemes in order, as Postgres's English configuration makes them: the same text
+ * always gives the same ones, so a repeated query (the next page, the same words again) is not sent
+ * to the database for them (one statement of a transcript search's three; 0.9 ms of the database
+ * thread under the load bench).
+ */
+const queryLexemes = new LRUCache<string, string[]>({ max: 2000 });
+
+/** Index lookups for search; only completed media are searchable. */
+export class SearchRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  private frames(libraryIds: string[], mediaIds?: string[]) {
+    let q = this.db
+      .selectFrom('keyframes as k')
+      .innerJoin('media as m', 'm.id', 'k.media_id')
+      .select(['k.id', 'k.media_id', 'k.library_id', 'k.t', 'k.shot_idx', 'k.objects', 'k.classes', 'k.colours', 'k.ocr'])
+      .where('k.library_id', 'in', libraryIds)
+      .where('m.status', '=', 'completed');
+    if (mediaIds?.length) q = q.where('k.media_id', 'in', mediaIds);
+    return q;
+  }
+
+  /**
+   * The keyframes (with their labels) of the best shots for a query, of completed media only, in
+   * time order, each with where its shot ends (null where not recorded), in one statement.
+   * Each lookup is an index word standing for one of `concepts` query concepts with a weight: a
+   * shot's score for a concept is its best lookup's (shot index score times weight), read from the
+   * `perTerm` best shots of each word; the `shots` shots with the highest mean over the concepts are
+   * read whole. Ranking the shots here keeps thousands of index rows out of this process.
+   */
+  async framesOfBestShots(
+    libraryIds: string[],
+    lookups: Array<{ term: string; weight: number; concept: number }>,
+    concepts: number,
+    o: { perTerm: number; shots: number; mediaIds?: string[] },
+  ): Promise<Array<FrameRow & { shot_end: number | null }>> {
+    if (!lookups.length || concepts < 1) return [];
+    const media = o.mediaIds?.length ? sql`and st.media_id in (${sql.join(o.mediaIds)})` : sql``;
+    // Joining from the list of best shots keeps it one index lookup per shot (keyframes_shot), whatever the library's size.
+    const rows = await sql<FrameRow & { shot_end: number | null }>`
+      with hits as (
+        select s.media_id, s.shot_idx, l.concept, max(s.score * l.weight) as score
+        from unnest(${lookups.map((l) => l.term)}::text[], ${lookups.map((l) => l.weight)}::float8[], ${lookups.map((l) => l.concept)}::int[])
+          as l(term, weight, concept)
+        cross join lateral (
+          select st.media_id, st.shot_idx, st.score from shot_terms st
+          where st.library_id in (${sql.join(libraryIds)}) and st.term = l.term ${media}
+          order by st.score desc limit ${o.perTerm}
+        ) s
+        group by s.media_id, s.shot_idx, l.concept
+      ),
+      best as (
+        select h.media_id, h.shot_idx, ${shotEnd('h.media_id', 'h.shot_idx')} as shot_end
+        from hits h group by h.media_id, h.shot_idx
+        order by sum(h.score) / ${concepts}::float8 desc, h.media_id, h.shot_idx limit ${o.shots}
+      )
+      select k.id, k.media_id, k.library_id, k.t, k.shot_idx, k.objects, k.classes, k.colours, k.ocr, p.shot_end
+      from best p
+      join keyframes k on k.media_id = p.media_id and k.shot_idx = p.shot_idx
+      join media m on m.id = k.media_id and m.status = 'completed'
+      order by k.media_id, k.t`.execute(this.db);
+    return rows.rows.map((r) => ({ ...r, shot_end: r.shot_end === null ? null : Number(r.shot_end) }));
+  }
+
+  /**
+   * For each given shot: its keyframe times in order and where the shot ends — what is needed to
+   * join adjacent matching keyframes into moments without reading whole media.
+   */
+  async shotTimes(shots: Array<{ mediaId: string; shotIdx: number }>): Promise<Map<string, ShotTimes>> {
+    const out = new Map<string, ShotTimes>();
+    if (!shots.length) return out;
+    const rows = await sql<{ media_id: string; shot_idx: number; times: number[]; end: number | null }>`
+      select p.media_id, p.shot_idx,
+        ${shotKeyframeTimes('p.media_id', 'p.shot_idx')} as times,
+        ${shotEnd('p.media_id', 'p.shot_idx')} as "end"
+      from unnest(${shots.map((s) => s.mediaId)}::uuid[], ${shots.map((s) => s.shotIdx)}::int[]) as p(media_id, shot_idx)`.execute(this.db);
+    for (const r of rows.rows)
+      out.set(shotKey(r.media_id, r.shot_idx), { times: r.times.map(Number), end: r.end === null ? null : Number(r.end) });
+    return out;
+  }
+
+  /**
+   * Runs `fn` where HNSW scans return `limit` neighbours: every connection's search list is
+   * VECTOR_SEARCH_WIDTH long (db/sessionSettings.ts), so only a longer answer needs a transaction that
+   * widens it. A search list as long as the answer: a shorter one falls back on iterative scanning
+   * for the rest, measured 3x slower (36 vs 12 ms for 400 of 180,000 keyframes).
+   */
+  private wideVectorScan<T>(limit: number, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+    if (limit <= VECTOR_SEARCH_WIDTH) return fn(this.db);
+    return this.db.transaction().execute(async (trx) => {
+      await sql.raw(`set local hnsw.ef_search = ${Math.min(1000, Math.ceil(limit))}`).execute(trx);
+      return fn(trx);
+    });
+  }
+
+  /**
+   * Keyframes nearest by cosine similarity of the image embedding, of completed media only, best
+   * first: candidates from the HNSW graph over the 256-d projection, ranked exactly by the full
+   * embedding; the best `k` are kept, then those below max(`minSim`, best x `ofBest`) dropped (far-off
+   * frames are noise, not moments). Each comes with its shot's keyframe times and end, so moments
+   * need no second statement. `exclude` (a moment used as the query) is left out before ranking.
+   */
+  async nearestEmbedding(
+    libraryIds: string[],
+    v: Float32Array,
+    k: number,
+    o: { minSim: number; ofBest: number; mediaIds?: string[]; exclude?: { mediaId: string; start: number; end: number } },
+  ): Promise<NearFrame[]> {
+    const wide = Math.max(2 * k, 200);
+    const media = o.mediaIds?.length ? sql`and c.media_id in (${sql.join(o.mediaIds)})` : sql``;
+    const ex = o.exclude;
+    const exclude = ex ? sql`and not (c.media_id = ${ex.mediaId} and c.t >= ${ex.start - 1e-3} and c.t < ${ex.end})` : sql``;
+    return this.wideVectorScan(wide, async (db) => {
+      // The exact similarity is computed on the rows the index scan returns (joining them back by id
+      // fetched every candidate's row a second time: 4-6 ms of a 30 ms statement at 100 hours).
+      const rows = await sql<NearFrame>`
+        with cand as (
+          select c.id, c.media_id, c.library_id, c.t, c.shot_idx, 1 - (c.embedding <=> ${vec(v)}::vector) as sim
+          from keyframes c
+          where c.library_id in (${sql.join(libraryIds)}) and c.embedding_r is not null ${media} ${exclude}
+          order by c.embedding_r <=> ${vec(projectEmbedding(v))}::vector limit ${wide}
+        ),
+        near as (
+          select c.* from cand c join media m on m.id = c.media_id and m.status = 'completed'
+          order by c.sim desc limit ${k}
+        ),
+        kept as (
+          select * from near where sim >= greatest(${o.minSim}::float8, (select max(sim) from near) * ${o.ofBest}::float8)
+        ),
+        shots as materialized (
+          select d.media_id, d.shot_idx,
+            ${shotKeyframeTimes('d.media_id', 'd.shot_idx')} as shot_times,
+            ${shotEnd('d.media_id', 'd.shot_idx')} as shot_end
+          from (select distinct media_id, shot_idx from kept) d
+        )
+        select kept.*, shots.shot_times, shots.shot_end
+        from kept join shots on shots.media_id = kept.media_id and shots.shot_idx = kept.shot_idx
+        order by kept.sim desc, kept.media_id, kept.t`.execute(db);
+      return rows.rows.map((r) => ({
+        ...r,
+        t: Number(r.t),
+        sim: Number(r.sim),
+        shot_times: r.shot_times.map(Number),
+        shot_end: r.shot_end === null ? null : Number(r.shot_end),
+      }));
+    });
+  }
+
+  /** Nearest keyframes by CLIP similarity to a text embedding (HNSW index). */
+  async nearestClip(libraryIds: string[], v: Float32Array, k: number, mediaIds?: string[]): Promise<FrameRow[]> {
+    const literal = vec(v);
+    return this.wideVectorScan(
+      k,
+      async (trx) =>
+        (await new SearchRepository(trx)
+          .frames(libraryIds, mediaIds)
+          .select(sql<number>`1 - (k.clip <=> ${literal}::vector)`.as('sim'))
+          .where('k.clip', 'is not', null)
+          .orderBy(sql`k.clip <=> ${literal}::vector`)
+          .limit(k)
+          .execute()) as unknown as FrameRow[],
+    );
+  }
+
+  /** The mean image embedding of a media's keyframes in [start, end): a moment as a query. */
+  async meanEmbedding(mediaId: string, start: number, end: number): Promise<Float32Array | null> {
+    const r = await this.db
+      .selectFrom('keyframes')
+      .select(sql<string>`avg(embedding)::text`.as('v'))
+      .where('media_id', '=', mediaId)
+      .where('t', '>=', start - 1e-3)
+      .where('t', '<', Math.max(end, start + 1e-3))
+      .where('embedding', 'is not', null)
+      .executeTakeFirst();
+    return r?.v ? Float32Array.from(JSON.parse(r.v) as number[]) : null;
+  }
+
+  /**
+   * What BM25 needs for a transcript query: the query's lexemes in order (its spoken forms in
+   * Postgres's English configuration, as the index), the segments holding any of them (best by cover density, with
+   * their tsvector as text), and the statistics (segments, mean length, per-lexeme counts).
+   */
+  async transcriptCandidates(libraryIds: string[], text: string, mediaIds: string[] | undefined, limit: number) {
+    let query = queryLexemes.get(text);
+    if (!query) {
+      // in the spoken forms the index holds (spokenForms.ts): 'Mr.' finds 'mister', '25' finds 'twenty five'
+      const lex = await sql<{ lexeme: string; positions: number[] }>`
+        select lexeme, positions from unnest(to_tsvector('english', ${spokenForms(text)}))`.execute(this.db);
+      query = lex.rows
+        .flatMap((r) => r.positions.map((p) => ({ l: r.lexeme, p: Number(p) })))
+        .sort((a, b) => a.p - b.p)
+        .map((x) => x.l);
+      queryLexemes.set(text, query);
+    }
+    const lexemes = [...new Set(query)];
+    const stats = { segments: 0, avgLength: 1, df: new Map<string, number>() };
+    if (!lexemes.length) return { query, stats, rows: [] };
+    const key = [...libraryIds].sort().join(',');
+    let base = statsCache.get(key);
+    if (!base || Date.now() - base.at > STATS_TTL_MS) {
+      const r = await sql<{ n: number; avg: number | null }>`
+        select count(*)::int n, avg(length(tsv))::float8 avg from transcript_segments where library_id in (${sql.join(libraryIds)})`.execute(
+        this.db,
+      );
+      base = { at: Date.now(), segments: r.rows[0]?.n ?? 0, avgLength: r.rows[0]?.avg ?? 1 };
+      statsCache.set(key, base);
+    }
+    stats.segments = base.segments;
+    stats.avgLength = base.avgLength;
+    // One pass over the segments holding any query word: which query words each holds (so each
+    // word's document frequency is a sum, not a second match per word and segment), then the
+    // candidates with the most distinct query words, shorter segments first among equals (BM25 then
+    // ranks them exactly); only those carry their text and tsvector out.
+    const literal = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+    /** Column h<i>: 1 when the segment holds lexeme i. */
+    const hit = (i: number) => sql.raw(`h${i}`);
+    const has = lexemes.map((l, i) => sql`(s.tsv @@ ${literal(l)}::tsquery)::int as ${hit(i)}`);
+    const anyWord = sql`${lexemes.map(literal).join(' | ')}::tsquery`;
+    const media = mediaIds?.length ? sql`and s.media_id in (${sql.join(mediaIds)})` : sql``;
+    const found = await sql<{ media_id: string; library_id: string; start: number; end: number; text: string; tsv: string; df: number[] }>`
+      with hits as materialized (
+        select s.id, length(s.tsv) as len, ${sql.join(has)}
+        from transcript_segments s
+        join media m on m.id = s.media_id and m.status = 'completed'
+        where s.library_id in (${sql.join(libraryIds)}) and s.tsv @@ ${anyWord} ${media}
+      ),
+      df as (select array[${sql.join(lexemes.map((_, i) => sql`sum(${hit(i)})::int`))}] as df from hits),
+      best as (
+        select id, ${sql.join(
+          lexemes.map((_, i) => hit(i)),
+          sql` + `,
+        )} as n, len from hits order by n desc, len limit ${limit}
+      )
+      select s.media_id, s.library_id, s.start, s."end", s.text, s.tsv::text as tsv, (select df from df) as df
+      from best b join transcript_segments s on s.id = b.id
+      order by b.n desc, b.len`.execute(this.db);
+    const dfs = found.rows[0]?.df ?? [];
+    lexemes.forEach((l, i) => stats.df.set(l, Number(dfs[i] ?? 0)));
+    const rows = found.rows.map((r) => ({ ...r, start: Number(r.start), end: Number(r.end) }));
+    return { query, stats, rows };
+  }
+}
