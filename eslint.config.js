@@ -62,5 +62,36 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // A module's routes are thin: they parse a request, call their module's service and reply. The
+    // database (repositories) and the outside world (adapters: storage, media tools, providers) are
+    // reached through services only; type-only imports count too.
+    files: ['src/server/modules/*/*.routes.ts', 'src/server/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '\\.repository$', message: "Routes reach the database through their module's service, not a repository." },
+            {
+              regex: '(^|/)adapters/',
+              message: "Routes reach storage, media tools and providers through their module's service, not an adapter.",
+            },
+            { regex: '(^|/)db/', message: "Routes reach the database through their module's service." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A migration is frozen: what it does must not change when live code does.
+    files: ['src/server/db/migrations/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./', message: 'A migration imports nothing of the live code (copy what it needs into it).' }] },
+      ],
+    },
+  },
   { files: ['**/*.{js,mjs}'], languageOptions: { globals: { ...globals.node } } },
 );

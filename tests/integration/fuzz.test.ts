@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, JSON_TYPE, MSGPACK, type Media } from '../../src/contract';
-import type { RouteEntry } from '../../src/server/app';
+import type { RouteEntry } from '../../src/server/http/types';
 import { startTestServer } from './support/harness';
 import { ownerWithPhoto } from './support/upload';
 

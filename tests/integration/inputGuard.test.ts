@@ -25,7 +25,7 @@ import {
   type ErrorCode,
   type Media,
 } from '../../src/contract';
-import type { RouteEntry } from '../../src/server/app';
+import type { RouteEntry } from '../../src/server/http/types';
 import { startTestServer } from './support/harness';
 import { ownerWithPhoto } from './support/upload';
 

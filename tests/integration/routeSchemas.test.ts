@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, JSON_TYPE, type Media, type PreviewTokenAnswer } from '../../src/contract';
-import type { RouteEntry } from '../../src/server/app';
+import type { RouteEntry } from '../../src/server/http/types';
 import { IndexRepository } from '../../src/server/modules/ingest/index.repository';
 import { AccountService } from '../../src/server/modules/accounts/account.service';
 import { BillingService } from '../../src/server/modules/billing/billing.service';

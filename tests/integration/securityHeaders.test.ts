@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API, MSGPACK } from '../../src/contract';
-import { buildHttpApp, createLogger, type Services } from '../../src/server/app';
+import { buildHttpApp, createLogger } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { API_CSP } from '../../src/server/http/securityHeaders';
 
@@ -30,7 +30,7 @@ afterAll(async () => {
 async function appWith(env: Record<string, string> = {}) {
   const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIR: webDir, DATA_DIR: webDir, ...env });
   const health = () => ({ capabilities: [], off: [], supportChat: null });
-  const app = await buildHttpApp(config, createLogger(config), { health } as unknown as Services, 'admin-key');
+  const app = await buildHttpApp(config, createLogger(config), { health, routes: [] });
   apps.push(app);
   return app;
 }

@@ -25,4 +25,10 @@ export interface PaymentProvider {
   changeSubscription(req: { providerRef: string | null; product: SubscriptionProduct; now: boolean }): Promise<void>;
   portalUrl(user: { id: string; customerId: string | null }, returnUrl: string): Promise<string>;
   invoiceUrl(invoice: InvoiceRow): Promise<string>;
+  /** Stripe: the event of a webhook, when its signature over the exact bytes holds (throws otherwise). */
+  parseWebhook?(rawBody: Buffer, signature: string): import('stripe').Stripe.Event;
+  /** The local provider: whether a portal link (user, expiry, signature) is its own and current. */
+  verifyPortal?(userId: string, exp: string, sig: string): boolean;
+  /** The local provider: whether an invoice link's signature is its own. */
+  verifyInvoice?(id: string, sig: string): boolean;
 }

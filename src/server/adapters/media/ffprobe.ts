@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { execTool } from '../process/tools';
+import { execTool, type ToolOptions } from '../process/tools';
 
 export interface ProbeResult {
   kind: 'video' | 'image';
@@ -280,7 +280,13 @@ export function withRiffSize(webp: Buffer): Buffer {
 }
 
 /** A still frame at `seconds`, scaled to at most `maxWidth` wide, as WebP. */
-export async function stillWebp(input: string, seconds: number, maxWidth: number, quality = 40): Promise<Buffer> {
+export async function stillWebp(
+  input: string,
+  seconds: number,
+  maxWidth: number,
+  quality = 40,
+  priority: ToolOptions = {},
+): Promise<Buffer> {
   const { stdout } = await execTool(
     tools.ffmpeg,
     [
@@ -302,7 +308,7 @@ export async function stillWebp(input: string, seconds: number, maxWidth: number
       'webp',
       'pipe:1',
     ],
-    { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024, timeout: 60_000 },
+    { ...priority, encoding: 'buffer', maxBuffer: 16 * 1024 * 1024, timeout: 60_000 },
   );
   return withRiffSize(stdout);
 }
@@ -311,7 +317,7 @@ export async function stillWebp(input: string, seconds: number, maxWidth: number
  * A photo as it is looked at: upright (ffmpeg applies the EXIF orientation as it decodes), scaled
  * down (never up) to fit `maxSide` × `maxSide`, as WebP; transparency is kept.
  */
-export async function pictureWebp(input: string, maxSide: number, quality = 82): Promise<Buffer> {
+export async function pictureWebp(input: string, maxSide: number, quality = 82, priority: ToolOptions = {}): Promise<Buffer> {
   const { stdout } = await execTool(
     tools.ffmpeg,
     [
@@ -319,7 +325,7 @@ export async function pictureWebp(input: string, maxSide: number, quality = 82):
       ...['-vf', `scale='min(${maxSide},iw)':'min(${maxSide},ih)':force_original_aspect_ratio=decrease`],
       ...['-c:v', 'libwebp', '-quality', String(quality), '-f', 'webp', 'pipe:1'],
     ],
-    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+    { ...priority, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
   );
   if (!stdout.length) throw new Error('ffmpeg gave no picture');
   return withRiffSize(stdout);

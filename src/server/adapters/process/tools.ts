@@ -33,7 +33,15 @@ export interface ToolOptions {
  * against 428-477 ms under SCHED_IDLE, the renders 8.6 -> 11.5 s). The nice values order the two
  * where SCHED_IDLE is not available.
  */
-export const BACKGROUND = { render: { nice: 15, idle: true }, ingest: { nice: 19, idle: true } } as const;
+export const BACKGROUND = {
+  render: { nice: 15, idle: true },
+  ingest: { nice: 19, idle: true },
+  /**
+   * Pictures made inside a request (a search card's still, a photo's picture): someone waits for
+   * them, so not SCHED_IDLE (indexing would starve them), but below the requests themselves.
+   */
+  delivery: { nice: 10, idle: false },
+} as const;
 
 /** util-linux's chrt, which sets a scheduling policy (Linux only). */
 const CHRT = process.platform === 'linux' ? ['/usr/bin/chrt', '/bin/chrt'].find((p) => fs.existsSync(p)) : undefined;

@@ -11,7 +11,7 @@ import {
   settingsBodySchema,
   verifyEmailBodySchema,
 } from '../../../contract';
-import type { App } from '../../app';
+import type { App } from '../../http/types';
 import { toUser, type AccountService } from './account.service';
 import type { MomentTrimsService } from './momentTrims.service';
 import { optionalAuth, requireAuth, sessionOf } from '../../http/auth';

@@ -10,11 +10,7 @@ import {
   settingsPath,
   usageHistoryQuerySchema,
 } from '../../../contract';
-import type { App } from '../../app';
-import { LocalPaymentProvider } from '../../adapters/billing/localProvider';
-import type { PaymentProvider } from '../../adapters/billing/paymentProvider';
-import { StripePaymentProvider } from '../../adapters/billing/stripeProvider';
-import { AppError, forbidden } from '../../errors';
+import type { App } from '../../http/types';
 import type { AccountService } from '../accounts/account.service';
 import type { BillingService } from './billing.service';
 import { requireAuth, sessionOf } from '../../http/auth';
@@ -28,13 +24,7 @@ const page = (title: string, body: string) =>
 <style>body{font-family:system-ui,sans-serif;background:#0b0c10;color:#e8e8ee;max-width:720px;margin:40px auto;padding:0 20px}a{color:#a78bfa}table{width:100%;border-collapse:collapse}td,th{padding:8px;border-bottom:1px solid #2a2b36;text-align:left}button{background:#ef4444;color:#fff;border:0;border-radius:8px;padding:10px 16px;font-weight:600;cursor:pointer}.muted{color:#9ca3af}</style></head><body>${body}</body></html>`;
 
 /** Billing calls (accounts spec section 7) at their exact paths, plus the providers' own endpoints. */
-export function billingRoutes(
-  app: App,
-  accounts: AccountService,
-  billing: BillingService,
-  provider: PaymentProvider,
-  appUrl: () => string,
-) {
+export function billingRoutes(app: App, accounts: AccountService, billing: BillingService, appUrl: () => string) {
   const auth = { preHandler: requireAuth(accounts) };
   const user = (req: Parameters<typeof sessionOf>[0]) => sessionOf(req).user;
 
@@ -58,33 +48,26 @@ export function billingRoutes(
     reply(req, res, ok(await billing.invoiceUrl(user(req), req.params.id))),
   );
 
-  if (provider instanceof StripePaymentProvider) {
+  if (billing.providerKind === 'stripe') {
     // Stripe signs the exact bytes, so this route keeps the raw body.
     void app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
       scope.post(API.stripeWebhook, async (req, res) => {
-        let event;
-        try {
-          event = provider.parseWebhook(req.body as Buffer, String(req.headers['stripe-signature'] ?? ''));
-        } catch (err) {
-          throw new AppError('bad_request', `Webhook signature verification failed: ${(err as Error).message}`);
-        }
-        const result = await billing.applyStripeEvent(event);
+        const result = await billing.stripeWebhook(req.body as Buffer, String(req.headers['stripe-signature'] ?? ''));
         return reply(req, res, ok({ received: true, result }));
       });
     });
   }
 
-  if (provider instanceof LocalPaymentProvider) {
+  if (billing.providerKind === 'local') {
     app.get(API.localPortal, { schema: { querystring: localPortalQuerySchema } }, async (req, res) => {
       const { u = '', exp = '', sig = '' } = req.query;
-      if (!provider.verifyPortal(u, exp, sig)) throw forbidden('This portal link is not valid or has expired.');
-      const { info, invoices } = await billing.portal(u);
+      const { info, invoices } = await billing.portal(u, exp, sig);
       const rows = await Promise.all(
         invoices.map(
           async (i) =>
-            `<tr><td><a href="${esc(await provider.invoiceUrl(i))}">CS-${i.number}</a></td><td>${esc(i.product_name)}${i.quantity > 1 ? ` × ${i.quantity}` : ''}</td><td>${esc(formatPrice(Number(i.amount), i.currency))}</td><td>${new Date(i.created_at).toISOString().slice(0, 10)}</td></tr>`,
+            `<tr><td><a href="${esc(i.url)}">CS-${i.number}</a></td><td>${esc(i.product_name)}${i.quantity > 1 ? ` × ${i.quantity}` : ''}</td><td>${esc(formatPrice(Number(i.amount), i.currency))}</td><td>${new Date(i.created_at).toISOString().slice(0, 10)}</td></tr>`,
         ),
       );
       const sub = info.subscription;
@@ -110,14 +93,12 @@ export function billingRoutes(
       );
       scope.post(API.localPortalCancel, { schema: { querystring: localPortalQuerySchema } }, async (req, res) => {
         const { u = '', exp = '', sig = '' } = req.query;
-        if (!provider.verifyPortal(u, exp, sig)) throw forbidden('This portal link is not valid or has expired.');
-        await billing.cancelAtPeriodEnd(u);
+        await billing.portalCancel(u, exp, sig);
         return res.redirect(`${API.localPortal}?u=${u}&exp=${exp}&sig=${sig}`, 303);
       });
     });
     app.get(API.localInvoice(':id'), { schema: { params: idParams('id'), querystring: localInvoiceQuerySchema } }, async (req, res) => {
-      if (!provider.verifyInvoice(req.params.id, req.query.sig ?? '')) throw forbidden('This invoice link is not valid.');
-      const { invoice: i, owner } = await billing.invoice(req.params.id);
+      const { invoice: i, owner } = await billing.invoice(req.params.id, req.query.sig ?? '');
       return res
         .type('text/html; charset=utf-8')
         .send(

@@ -15,7 +15,7 @@ import {
   type UsageHistoryEntry,
 } from '../../../contract';
 import type { PaymentProvider } from '../../adapters/billing/paymentProvider';
-import { AppError, badRequest } from '../../errors';
+import { AppError, badRequest, forbidden } from '../../errors';
 import type { BillingRepository, SubscriptionRow } from './billing.repository';
 import type { LedgerRepository } from './ledger.repository';
 import type { MediaRepository } from '../libraries/media.repository';
@@ -78,15 +78,48 @@ export class BillingService implements StorageQuota {
     return product.quota.storageHours + (await this.d.repo.topUpStorageHours(userId));
   }
 
-  /** The local provider's portal page: a user's billing and invoices (the link is checked by the route). */
-  async portal(userId: string) {
-    const user = await this.d.users.byId(userId);
-    if (!user) throw new AppError('not_found', 'This account no longer exists.');
-    return { info: await this.info(user), invoices: await this.d.repo.invoicesOf(userId) };
+  /** Which provider takes the money: its own routes are served only for it. */
+  get providerKind(): PaymentProvider['kind'] {
+    return this.d.provider.kind;
   }
 
-  /** An invoice and the account it was made out to (the local provider's invoice page). */
-  async invoice(id: string) {
+  /** A Stripe webhook: its signature checked over the exact bytes, then its event applied once. */
+  async stripeWebhook(rawBody: Buffer, signature: string) {
+    if (!this.d.provider.parseWebhook) throw new AppError('not_found', 'Not found.');
+    let event: Stripe.Event;
+    try {
+      event = this.d.provider.parseWebhook(rawBody, signature);
+    } catch (err) {
+      throw new AppError('bad_request', `Webhook signature verification failed: ${(err as Error).message}`);
+    }
+    return this.applyStripeEvent(event);
+  }
+
+  private checkPortalLink(userId: string, exp: string, sig: string) {
+    if (!this.d.provider.verifyPortal?.(userId, exp, sig)) throw forbidden('This portal link is not valid or has expired.');
+  }
+
+  /** The local provider's portal page (its link checked): a user's billing, and invoices with their links. */
+  async portal(userId: string, exp: string, sig: string) {
+    this.checkPortalLink(userId, exp, sig);
+    const user = await this.d.users.byId(userId);
+    if (!user) throw new AppError('not_found', 'This account no longer exists.');
+    const invoices = await this.d.repo.invoicesOf(userId);
+    return {
+      info: await this.info(user),
+      invoices: await Promise.all(invoices.map(async (i) => ({ ...i, url: await this.d.provider.invoiceUrl(i) }))),
+    };
+  }
+
+  /** The local portal's cancel button (its link checked). */
+  async portalCancel(userId: string, exp: string, sig: string) {
+    this.checkPortalLink(userId, exp, sig);
+    await this.cancelAtPeriodEnd(userId);
+  }
+
+  /** An invoice and the account it was made out to (the local provider's invoice page, its link checked). */
+  async invoice(id: string, sig: string) {
+    if (!this.d.provider.verifyInvoice?.(id, sig)) throw forbidden('This invoice link is not valid.');
     const invoice = await this.d.repo.invoiceById(id);
     if (!invoice) throw new AppError('not_found', 'Invoice not found');
     return { invoice, owner: await this.d.users.byId(invoice.user_id) };

@@ -1,5 +1,5 @@
 import { API, externalBulkBodySchema, externalUrlBodySchema, folderParamsSchema } from '../../../contract';
-import type { App } from '../../app';
+import type { App } from '../../http/types';
 import type { AccountService } from '../accounts/account.service';
 import type { ExternalService } from './external.service';
 import { requireAuth, sessionOf } from '../../http/auth';

@@ -20,8 +20,8 @@ import {
   uploadStartBodySchema,
   type MediaSortQuery,
 } from '../../../contract';
-import type { App } from '../../app';
-import type { MediaSort } from './media.repository';
+import type { App } from '../../http/types';
+import type { MediaSort } from './library.service';
 import type { AccountService } from '../accounts/account.service';
 import type { LibraryService } from './library.service';
 import type { UploadService } from '../upload/upload.service';

@@ -21,6 +21,8 @@ import type { TokenSigner } from '../../adapters/security/tokens';
 import { AppError, badRequest } from '../../errors';
 import type { FolderRow, LibraryRepository, LibraryRow } from './library.repository';
 import type { MediaRepository, MediaRow, MediaSort } from './media.repository';
+
+export type { MediaSort } from './media.repository';
 import type { UploadRepository } from '../upload/upload.repository';
 import type { UserRow } from '../accounts/user.repository';
 import { toLibrary, toMedia } from './mediaView';

@@ -1,5 +1,5 @@
 import { API, compilationBodySchema, gifBodySchema, mediaParamsSchema, renderStatusParamsSchema, srtQuerySchema } from '../../../contract';
-import type { App } from '../../app';
+import type { App } from '../../http/types';
 import type { AccountService } from '../accounts/account.service';
 import type { RenderService } from './render.service';
 import { requireAuth, sessionOf } from '../../http/auth';

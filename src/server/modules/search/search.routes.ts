@@ -8,7 +8,7 @@ import {
   searchQuerySchema,
   searchRequestSchema,
 } from '../../../contract';
-import type { App } from '../../app';
+import type { App } from '../../http/types';
 import type { AccountService } from '../accounts/account.service';
 import type { SearchService } from './search.service';
 import { requireAuth, sessionOf } from '../../http/auth';

@@ -5,7 +5,7 @@ import {
   transcriptCorrectionsQuerySchema,
   transcriptSegmentParamsSchema,
 } from '../../../contract';
-import type { App } from '../../app';
+import type { App } from '../../http/types';
 import type { AccountService } from '../accounts/account.service';
 import type { TranscriptService } from './transcript.service';
 import { requireAuth, sessionOf } from '../../http/auth';

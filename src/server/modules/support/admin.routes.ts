@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { API, impersonateBodySchema, impersonateLink } from '../../../contract';
-import type { App } from '../../app';
+import type { App } from '../../http/types';
 import { AppError } from '../../errors';
 import type { AccountService } from '../accounts/account.service';
 import { ok, reply } from '../../http/envelope';
