@@ -263,8 +263,19 @@ export class BillingService implements StorageQuota {
     return invoice.id;
   }
 
-  /** Starts (or restarts) a plan term now, with its invoice and its credits. Idempotent per key. */
-  async settleSubscription(userId: string, product: SubscriptionProduct, key: string, providerRef: string | null) {
+  /**
+   * A plan term's invoice and the credits it grants, which expire the plan's credit lifetime after
+   * the term starts (`start`, or when the invoice is made). Idempotent per key.
+   */
+  private async termInvoice(
+    userId: string,
+    product: SubscriptionProduct,
+    provider: string,
+    providerRef: string | null,
+    key: string,
+    reason: string,
+    start?: Date,
+  ) {
     const invoice = await this.d.repo.invoice({
       user_id: userId,
       kind: 'subscription',
@@ -275,19 +286,26 @@ export class BillingService implements StorageQuota {
       currency: product.price.currency,
       credits: product.quota.credits,
       storage_hours: product.quota.storageHours,
-      provider: this.d.provider.kind,
+      provider,
       provider_ref: providerRef,
       idempotency_key: key,
     });
-    const start = new Date(invoice.created_at);
+    const from = start ?? new Date(invoice.created_at);
     await this.d.ledger.grant(userId, {
       amount: product.quota.credits,
       origin: 'subscription',
       key: `invoice:${invoice.id}`,
-      reason: `${product.name} plan`,
-      expiresAt: new Date(start.getTime() + product.quota.creditsLifetimeDays * DAY),
+      reason,
+      expiresAt: new Date(from.getTime() + product.quota.creditsLifetimeDays * DAY),
       invoiceId: invoice.id,
     });
+    return invoice;
+  }
+
+  /** Starts (or restarts) a plan term now, with its invoice and its credits. Idempotent per key. */
+  async settleSubscription(userId: string, product: SubscriptionProduct, key: string, providerRef: string | null) {
+    const invoice = await this.termInvoice(userId, product, this.d.provider.kind, providerRef, key, `${product.name} plan`);
+    const start = new Date(invoice.created_at);
     const existing = await this.d.repo.subscription(userId);
     await this.d.repo.upsertSubscription({
       user_id: userId,
@@ -378,28 +396,15 @@ export class BillingService implements StorageQuota {
       }
       const product = this.subscriptionProduct(sub.pending_product_id ?? sub.product_id);
       const start = new Date(sub.term_end);
-      const invoice = await this.d.repo.invoice({
-        user_id: sub.user_id,
-        kind: 'subscription',
-        product_id: product.id,
-        product_name: product.name,
-        quantity: 1,
-        amount: product.price.unit_amount,
-        currency: product.price.currency,
-        credits: product.quota.credits,
-        storage_hours: product.quota.storageHours,
-        provider: sub.provider,
-        provider_ref: null,
-        idempotency_key: `renew:${sub.user_id}:${iso(start)}`,
-      });
-      await this.d.ledger.grant(sub.user_id, {
-        amount: product.quota.credits,
-        origin: 'subscription',
-        key: `invoice:${invoice.id}`,
-        reason: `${product.name} plan renewal`,
-        expiresAt: new Date(start.getTime() + product.quota.creditsLifetimeDays * DAY),
-        invoiceId: invoice.id,
-      });
+      await this.termInvoice(
+        sub.user_id,
+        product,
+        sub.provider,
+        null,
+        `renew:${sub.user_id}:${iso(start)}`,
+        `${product.name} plan renewal`,
+        start,
+      );
       const moved = await this.d.repo.updateSubscription(
         sub.user_id,
         { product_id: product.id, pending_product_id: null, term_start: start, term_end: addMonth(start) },

@@ -116,36 +116,35 @@ export class LibraryRepository {
         photos: Number(r.photos),
         withSpeech: Number(r.with_speech),
       });
-    const latest = await this.db
+    // One pass over each library's media, newest first: the latest four, and the cover (the newest
+    // with its thumbnails: ingest writes the poster before the strip's state, stage thumbnails).
+    const ranked = await this.db
       .selectFrom((eb) =>
         eb
           .selectFrom('media')
-          .select(['library_id', 'id', sql<number>`row_number() over (partition by library_id order by created_at desc, id desc)`.as('rn')])
+          .select([
+            'library_id',
+            'id',
+            sql<boolean>`ingest -> 'strip' is not null`.as('has_strip'),
+            sql<number>`row_number() over (partition by library_id order by created_at desc, id desc)`.as('rn'),
+            sql<number>`row_number() over (partition by library_id, ingest -> 'strip' is not null order by created_at desc, id desc)`.as(
+              'strip_rn',
+            ),
+          ])
           .where('library_id', 'in', libraryIds)
           .where('status', '<>', 'empty')
           .as('m'),
       )
-      .select(['library_id', 'id'])
-      .where('rn', '<=', 4)
+      .select(['library_id', 'id', 'has_strip', 'rn', 'strip_rn'])
+      .where((eb) => eb.or([eb('rn', '<=', 4), eb.and([eb('has_strip', '=', true), eb('strip_rn', '=', 1)])]))
       .orderBy('library_id')
       .orderBy('rn')
       .execute();
-    for (const r of latest) out.get(r.library_id)!.latestMediaIds.push(r.id);
-    const covers = await this.db
-      .selectFrom((eb) =>
-        eb
-          .selectFrom('media')
-          .select(['library_id', 'id', sql<number>`row_number() over (partition by library_id order by created_at desc, id desc)`.as('rn')])
-          .where('library_id', 'in', libraryIds)
-          .where('status', '<>', 'empty')
-          // ingest writes the poster before the strip's state (ingest.service, stage thumbnails)
-          .where(sql<boolean>`ingest -> 'strip' is not null`)
-          .as('m'),
-      )
-      .select(['library_id', 'id'])
-      .where('rn', '=', 1)
-      .execute();
-    for (const r of covers) out.get(r.library_id)!.coverMediaId = r.id;
+    for (const r of ranked) {
+      const agg = out.get(r.library_id)!;
+      if (Number(r.rn) <= 4) agg.latestMediaIds.push(r.id);
+      if (r.has_strip && Number(r.strip_rn) === 1) agg.coverMediaId = r.id;
+    }
     return out;
   }
 
