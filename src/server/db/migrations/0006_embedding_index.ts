@@ -1,9 +1,9 @@
 import { type Kysely, sql } from 'kysely';
-import { INDEX_DIMS, projectEmbedding } from '../../modules/ingest/embeddingProjection';
+import { INDEX_DIMS, projectEmbedding } from './frozen/embeddingProjection';
 
 /**
  * Image similarity is indexed through a 256-d projection of the embedding (see
- * embeddingProjection.ts): the HNSW graph moves from the 1280-d column to `embedding_r`, and CLIP
+ * repositories/embeddingProjection.ts; this migration uses its frozen copy): the HNSW graph moves from the 1280-d column to `embedding_r`, and CLIP
  * vectors get their own graph so text-to-image search stays fast on large libraries.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
