@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRpcClient, serveRpc, withTransfer, WorkerRpcError, type RpcEndpoint } from './rpc';
+import { createRpcClient, domPort, serveRpc, withTransfer, WorkerRpcError, type RpcEndpoint } from './rpc';
 
 type TestProtocol = {
   add: { params: { a: number; b: number }; result: number };
@@ -11,7 +11,7 @@ const channels: MessageChannel[] = [];
 function pair() {
   const channel = new MessageChannel();
   channels.push(channel);
-  return { page: channel.port1 as unknown as RpcEndpoint, worker: channel.port2 as unknown as RpcEndpoint };
+  return { page: domPort(channel.port1 as unknown as RpcEndpoint), worker: domPort(channel.port2 as unknown as RpcEndpoint) };
 }
 afterEach(() => {
   channels.splice(0).forEach((c) => {
@@ -75,11 +75,52 @@ describe('worker rpc', () => {
     expect(sent!.byteLength).toBe(0);
   });
 
-  it('rejects pending calls when disposed', async () => {
+  it('rejects pending calls when disposed, and later calls at once with the first reason', async () => {
     const { page } = pair();
     const rpc = createRpcClient<TestProtocol>(page);
     const call = rpc.call('add', { a: 1, b: 1 });
     rpc.dispose();
     await expect(call).rejects.toMatchObject({ code: 'worker_stopped' });
+    rpc.dispose(new Error('exited'));
+    // Nothing would ever answer a call posted to a stopped worker: it is refused instead of left waiting.
+    await expect(rpc.call('add', { a: 2, b: 2 })).rejects.toMatchObject({ code: 'worker_stopped' });
+    expect(rpc.pending()).toBe(0);
+  });
+
+  it('serves one call at a time, in the order they arrived, when asked to', async () => {
+    const { page, worker } = pair();
+    const log: string[] = [];
+    serveRpc<TestProtocol>(
+      worker,
+      {
+        add: async ({ a, b }) => {
+          log.push(`start ${a}`);
+          await new Promise((r) => setTimeout(r, a === 1 ? 30 : 0));
+          log.push(`end ${a}`);
+          return a + b;
+        },
+        fail: ({ why }) => {
+          throw new Error(why);
+        },
+        bytes: ({ n }) => ({ buffer: new ArrayBuffer(n) }),
+      },
+      { oneAtATime: true },
+    );
+    const rpc = createRpcClient<TestProtocol>(page);
+    const results = await Promise.all([
+      rpc.call('add', { a: 1, b: 1 }),
+      rpc.call('fail', { why: 'bad' }).catch((e: Error) => e.message),
+      rpc.call('add', { a: 2, b: 2 }),
+    ]);
+    expect(results).toEqual([2, 'bad', 4]);
+    // Without oneAtATime the second add would start while the first waits.
+    expect(log).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
+  });
+
+  it('answers an unknown method with an error, not silence', async () => {
+    const { page, worker } = pair();
+    serveRpc<Pick<TestProtocol, 'add'>>(worker, { add: ({ a, b }) => a + b });
+    const rpc = createRpcClient<TestProtocol>(page);
+    await expect(rpc.call('bytes', { n: 1 })).rejects.toMatchObject({ code: 'unknown_type' });
   });
 });

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
+import { domPort, serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
 import { encodedSeconds, parseMediaPlaylist, planClip, shareParts, type ClipPart } from './compilePlan';
 import { effectiveFrameRate } from '../../engine/kernels/frames';
 import type { CompileProtocol, CoreRef, CutPart } from './compile.protocol';
@@ -72,7 +72,7 @@ async function fetchAll(urls: string[], limit = 4): Promise<Map<string, Uint8Arr
 
 const bufferOf = (data: Uint8Array) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
 
-serveRpc<CompileProtocol>(self as unknown as RpcEndpoint, {
+serveRpc<CompileProtocol>(domPort(self as unknown as RpcEndpoint), {
   cut: async ({ clips, share, coreURL, wasm }) => {
     const t0 = performance.now();
     const c = await loadCore({ coreURL, wasm });

@@ -1,6 +1,6 @@
 import coreURL from '@ffmpeg/core?url';
 import wasmURL from '@ffmpeg/core/wasm?url';
-import { createRpcClient, WorkerRpcError, type RpcClient, type RpcEndpoint } from '../rpc';
+import { createRpcClient, domPort, WorkerRpcError, type RpcClient } from '../rpc';
 import type { CompileClip, CompilePart, CompileProtocol } from './compile.protocol';
 
 // This module is imported only by the merge dialog's chunk: the core's script and its 32 MB .wasm are
@@ -46,7 +46,7 @@ function client(i: number): RpcClient<CompileProtocol> {
   const existing = pool[i];
   if (existing) return existing.rpc;
   const worker = new Worker(new URL('./compile.worker.ts', import.meta.url), { type: 'module', name: `compile-preview-${i}` });
-  const rpc = createRpcClient<CompileProtocol>(worker as unknown as RpcEndpoint);
+  const rpc = createRpcClient<CompileProtocol>(domPort(worker));
   worker.addEventListener('error', (event) => {
     rpc.failAll(new WorkerRpcError(event.message || 'The preview worker failed.'));
     stopCompileWorkers();

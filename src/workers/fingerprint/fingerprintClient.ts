@@ -1,4 +1,4 @@
-import { createRpcClient, WorkerRpcError, type RpcClient, type RpcEndpoint } from '../rpc';
+import { createRpcClient, domPort, WorkerRpcError, type RpcClient } from '../rpc';
 import type { FingerprintProtocol } from './fingerprint.protocol';
 import { fingerprintOf } from './fingerprintSample';
 
@@ -21,7 +21,7 @@ export function stopFingerprintWorker() {
 function client(): RpcClient<FingerprintProtocol> {
   if (rpc) return rpc;
   const w = new Worker(new URL('./fingerprint.worker.ts', import.meta.url), { type: 'module', name: 'fingerprint' });
-  const c = createRpcClient<FingerprintProtocol>(w as unknown as RpcEndpoint);
+  const c = createRpcClient<FingerprintProtocol>(domPort(w));
   // A worker that fails to load or crashes would otherwise leave its callers waiting forever.
   w.addEventListener('error', (event) => {
     c.failAll(new WorkerRpcError(event.message || 'The fingerprint worker failed.'));

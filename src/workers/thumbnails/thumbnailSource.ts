@@ -1,6 +1,6 @@
 import { MSG_MOMENT } from '../../contract';
 import { ThumbnailError, type ThumbnailRequest, type ThumbnailSource } from '../../engine/thumbnailSource';
-import { createRpcClient, WorkerRpcError, type RpcClient, type RpcEndpoint } from '../rpc';
+import { createRpcClient, domPort, WorkerRpcError, type RpcClient } from '../rpc';
 import { ImageCache } from './imageCache';
 import { abortError, ThumbnailQueue } from './thumbnailQueue';
 import type { FrameRequest, SourceInfo, ThumbnailsProtocol } from './thumbnails.protocol';
@@ -139,7 +139,7 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
       }
       if (!options.sourceUrl) return fallback('The media source cannot be read by the browser.');
       const w = new Worker(new URL('./thumbnails.worker.ts', import.meta.url), { type: 'module', name: 'thumbnails' });
-      const c = createRpcClient<ThumbnailsProtocol>(w as unknown as RpcEndpoint);
+      const c = createRpcClient<ThumbnailsProtocol>(domPort(w));
       // A worker that fails to load or crashes would otherwise leave its callers waiting forever.
       w.addEventListener('error', (event) => {
         c.failAll(new WorkerRpcError(event.message || 'The thumbnail worker failed.'));

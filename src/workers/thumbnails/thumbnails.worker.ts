@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { Log } from 'mp4box';
-import { serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
+import { domPort, serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
 import { HEAD_BYTES, readMovieBoxes } from './mp4Boxes';
 import { indexMovie } from './movieIndex';
 import { RangeReader } from './rangeReader';
@@ -351,7 +351,7 @@ async function decodeBatch(src: Source, requests: FrameRequest[]): Promise<{ res
   return { results, stats };
 }
 
-serveRpc<ThumbnailsProtocol>(self as unknown as RpcEndpoint, {
+serveRpc<ThumbnailsProtocol>(domPort(self as unknown as RpcEndpoint), {
   open: ({ url }) => openSource(url),
   thumbnails: async ({ requests }) => {
     if (!source) throw new Error('No media is open');

@@ -1,16 +1,20 @@
 import { parentPort, workerData, type Worker } from 'node:worker_threads';
+import { createRpcClient, serveRpc, WorkerRpcError, type RpcClient } from '../../../workers/rpc';
+import { threadPort } from '../threadPort';
 import { spawnTsWorker } from '../tsWorker';
 import { ModelRunError } from './types';
 
-/** Main thread -> model thread. */
-type Request = { type: 'call'; id: number; payload: unknown } | { type: 'close' };
+type NoParams = Record<string, never>;
 
-/** Model thread -> main thread. */
-type Reply =
-  | { type: 'ready'; info: unknown }
-  | { type: 'result'; id: number; value: unknown }
-  | { type: 'failed'; id: number; message: string }
-  | { type: 'closed' };
+/** The calls of a model thread (workers/rpc.ts carries them), answered one at a time, in order. */
+type ModelThreadProtocol<Info, Payload, Result> = {
+  /** Answered once the models are open, with what the worker says of them; fails with why they could not open. */
+  ready: { params: NoParams; result: Info };
+  /** The worker's function on one payload. */
+  run: { params: { payload: Payload }; result: Result };
+  /** Answered after the calls before it, once the models are released. */
+  close: { params: NoParams; result: null };
+};
 
 /**
  * Models on a worker thread of their own, called like a function: ONNX Runtime's Node binding runs
@@ -18,106 +22,83 @@ type Reply =
  * event loop for each run. Calls are answered in the order made (the worker serves one at a time).
  * The worker module calls `serveModelThread`.
  */
-export class ModelThread<Info = unknown> {
-  private next = 0;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+export class ModelThread<Info = undefined, Payload = unknown, Result = unknown> {
   private closed: Promise<void> | null = null;
-  /** Why the thread is gone (it exited or failed): later calls are refused with it rather than left waiting. */
-  private gone: Error | null = null;
 
   private constructor(
     private readonly worker: Worker,
+    private readonly rpc: RpcClient<ModelThreadProtocol<Info, Payload, Result>>,
     /** The feature's name in errors, e.g. 'text (PP-OCR)'. */
     private readonly what: string,
     /** What the worker said when it was ready. */
     readonly info: Info,
-  ) {
-    worker.on('message', (m: Reply) => {
-      if (m.type !== 'result' && m.type !== 'failed') return;
-      const p = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (m.type === 'result') p?.resolve(m.value);
-      else p?.reject(new ModelRunError(what, m.message));
-    });
-    worker.on('error', (err) => this.failAll((this.gone ??= new ModelRunError(what, err.message))));
-    worker.on('exit', () => this.failAll((this.gone ??= new ModelRunError(what, 'its thread stopped'))));
-  }
+  ) {}
 
   /** Starts the worker module with `data`; fails with the worker's message if it cannot open its models. */
-  static async open<Info>(moduleUrl: URL, data: unknown, what: string): Promise<ModelThread<Info>> {
+  static async open<Info = undefined, Payload = unknown, Result = unknown>(
+    moduleUrl: URL,
+    data: unknown,
+    what: string,
+  ): Promise<ModelThread<Info, Payload, Result>> {
     const worker = spawnTsWorker(moduleUrl, { workerData: data });
-    const info = await new Promise<Info>((resolve, reject) => {
-      worker.once('message', (m: Reply) => {
-        worker.off('error', reject);
-        if (m.type === 'ready') resolve(m.info as Info);
-        else reject(new ModelRunError(what, m.type === 'failed' ? m.message : `unexpected ${m.type}`));
+    const rpc = createRpcClient<ModelThreadProtocol<Info, Payload, Result>>(threadPort(worker));
+    // Once the thread is gone (it exited or failed), pending and later calls are refused with why
+    // rather than left waiting.
+    worker.on('error', (err) => rpc.dispose(new ModelRunError(what, err.message)));
+    worker.on('exit', () => rpc.dispose(new ModelRunError(what, 'its thread stopped')));
+    try {
+      const info = await new Promise<Info>((resolve, reject) => {
+        worker.once('error', reject); // a module that fails to load: its own error
+        rpc.call('ready', {}).then(resolve, (err: Error) => reject(asModelError(what, err)));
       });
-      worker.once('error', reject);
-    }).catch(async (err: unknown) => {
+      return new ModelThread(worker, rpc, what, info);
+    } catch (err) {
       await worker.terminate();
       throw err;
-    });
-    return new ModelThread<Info>(worker, what, info);
+    }
   }
 
   /** Runs the worker's function on `payload`; `transfer` lists buffers handed over rather than copied. */
-  call<T>(payload: unknown, transfer: ArrayBuffer[] = []): Promise<T> {
+  call(payload: Payload, transfer: ArrayBuffer[] = []): Promise<Result> {
     if (this.closed) return Promise.reject(new ModelRunError(this.what, 'closed'));
-    if (this.gone) return Promise.reject(this.gone);
-    const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ type: 'call', id, payload } satisfies Request, transfer);
-    });
+    return this.rpc.call('run', { payload }, transfer).catch((err: Error) => Promise.reject(asModelError(this.what, err)));
   }
 
-  /** Lets queued calls finish, releases the models and ends the thread. */
+  /** Lets queued calls finish, releases the models and ends the thread (at once if it is gone already). */
   close(): Promise<void> {
-    if (this.gone) return (this.closed ??= Promise.resolve());
-    this.closed ??= new Promise<void>((resolve) => {
-      this.worker.on('message', (m: Reply) => {
-        if (m.type === 'closed') void this.worker.terminate().then(() => resolve());
-      });
-      this.worker.once('exit', () => resolve());
-      this.worker.postMessage({ type: 'close' } satisfies Request);
-    });
-    return this.closed;
+    return (this.closed ??= this.rpc
+      .call('close', {})
+      .catch(() => undefined)
+      .then(() => this.worker.terminate())
+      .then(() => undefined));
   }
+}
 
-  private failAll(err: Error) {
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
-  }
+/** A failure in the thread as a ModelRunError naming the feature (one raised here stays as it is). */
+function asModelError(what: string, err: Error): Error {
+  return err instanceof WorkerRpcError ? new ModelRunError(what, err.message) : err;
 }
 
 /**
  * The worker side of a ModelThread: opens the models (from `workerData`), then runs calls one at a
  * time, in order, until asked to close.
  */
-export async function serveModelThread<Data, Payload>(
-  open: (data: Data) => Promise<{ info?: unknown; run(payload: Payload): Promise<unknown>; close(): Promise<void> }>,
-) {
-  const port = parentPort!;
-  const post = (m: Reply) => port.postMessage(m);
-  try {
-    const models = await open(workerData as Data);
-    let queue: Promise<void> = Promise.resolve();
-    port.on('message', (m: Request) => {
-      queue = queue.then(async () => {
-        if (m.type === 'close') {
-          await models.close();
-          post({ type: 'closed' });
-          return;
-        }
-        try {
-          post({ type: 'result', id: m.id, value: await models.run(m.payload as Payload) });
-        } catch (err) {
-          post({ type: 'failed', id: m.id, message: (err as Error).message });
-        }
-      });
-    });
-    post({ type: 'ready', info: models.info });
-  } catch (err) {
-    post({ type: 'failed', id: -1, message: (err as Error).message });
-  }
+export async function serveModelThread<Data, Payload, Result = unknown, Info = undefined>(
+  open: (data: Data) => Promise<{ info?: Info; run(payload: Payload): Promise<Result>; close(): Promise<void> }>,
+): Promise<void> {
+  const opening = open(workerData as Data);
+  serveRpc<ModelThreadProtocol<Info, Payload, Result>>(
+    threadPort(parentPort!),
+    {
+      // A failure to open is told in answer to `ready`, which the opener always asks first.
+      ready: async () => (await opening).info as Info,
+      run: async ({ payload }) => (await opening).run(payload),
+      close: async () => {
+        await (await opening).close();
+        return null;
+      },
+    },
+    { oneAtATime: true },
+  );
+  await opening.catch(() => undefined);
 }

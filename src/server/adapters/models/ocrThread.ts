@@ -15,18 +15,20 @@ export interface OcrCall {
  * one frame to the next.
  */
 export class OcrThread {
-  private constructor(private readonly thread: ModelThread) {}
+  private constructor(private readonly thread: ModelThread<undefined, OcrCall, OcrWord[]>) {}
 
   /** Starts the thread; a missing model package or file throws ModelMissingError here, on the calling thread. */
   static async open(opts: OcrOptions = {}): Promise<OcrThread> {
     ocrModelDir();
-    return new OcrThread(await ModelThread.open(new URL('./ocr.worker.ts', import.meta.url), opts, 'text (PP-OCR)'));
+    return new OcrThread(
+      await ModelThread.open<undefined, OcrCall, OcrWord[]>(new URL('./ocr.worker.ts', import.meta.url), opts, 'text (PP-OCR)'),
+    );
   }
 
   /** Words on the image (see OcrReader.read); the pixels are copied to the thread. */
   read(img: RgbImage): Promise<OcrWord[]> {
     const data = new Uint8Array(img.data); // a copy of its own, transferred rather than copied again
-    return this.thread.call<OcrWord[]>({ width: img.width, height: img.height, data } satisfies OcrCall, [data.buffer]);
+    return this.thread.call({ width: img.width, height: img.height, data } satisfies OcrCall, [data.buffer]);
   }
 
   /** Lets queued reads finish, releases the sessions and ends the thread. */

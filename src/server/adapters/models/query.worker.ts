@@ -3,7 +3,7 @@ import { serveModelThread } from './modelThread';
 import { createVisualAnalyzer } from './visual';
 import { QUERY_ANALYZER, type QueryThreadOptions } from './queryThread';
 
-await serveModelThread<QueryThreadOptions, Uint8Array>(async (opts) => {
+await serveModelThread<QueryThreadOptions, Uint8Array, Float32Array>(async (opts) => {
   const analyzer = await createVisualAnalyzer(opts.modelsDir, { ...QUERY_ANALYZER, threads: opts.threads, corrupt: opts.corrupt });
   return {
     run: (image) => analyzer.embed(Buffer.from(image.buffer, image.byteOffset, image.byteLength)),

@@ -21,18 +21,22 @@ export interface QueryThreadOptions {
  * a dog.jpg, for the same CPU time.
  */
 export class QueryThread {
-  private constructor(private readonly thread: ModelThread) {}
+  private constructor(private readonly thread: ModelThread<undefined, Uint8Array, Float32Array>) {}
 
   static async open(opts: QueryThreadOptions): Promise<QueryThread> {
     return new QueryThread(
-      await ModelThread.open(new URL('./query.worker.ts', import.meta.url), { threads: 2, ...opts }, 'image search (MobileNetV2)'),
+      await ModelThread.open<undefined, Uint8Array, Float32Array>(
+        new URL('./query.worker.ts', import.meta.url),
+        { threads: 2, ...opts },
+        'image search (MobileNetV2)',
+      ),
     );
   }
 
   /** The photo's embedding (empty when it cannot be decoded); the bytes are copied to the thread. */
   embed(image: Buffer): Promise<Float32Array> {
     const copy = new Uint8Array(image); // a copy of its own, transferred rather than copied again
-    return this.thread.call<Float32Array>(copy, [copy.buffer]);
+    return this.thread.call(copy, [copy.buffer]);
   }
 
   /** Lets queued calls finish, releases the session and ends the thread. */

@@ -2,10 +2,11 @@
 import os from 'node:os';
 import { BACKGROUND, idleThisThread } from '../process/tools';
 import { serveModelThread } from './modelThread';
+import type { VisualFeatures } from './types';
 import { createVisualAnalyzer, type VisualFeature } from './visual';
 import type { VisualThreadInfo, VisualThreadOptions } from './visualThread';
 
-await serveModelThread<VisualThreadOptions, Uint8Array[]>(async (opts) => {
+await serveModelThread<VisualThreadOptions, Uint8Array[], VisualFeatures[], VisualThreadInfo>(async (opts) => {
   // On Linux a thread has its own nice value and scheduling policy, and the threads it starts
   // (onnxruntime's, OCR's) inherit them.
   try {

@@ -31,21 +31,25 @@ export class VisualThread implements Pick<VisualAnalyzer, 'capabilities' | 'anal
   readonly capabilities: string[];
   readonly missing: string[];
 
-  private constructor(private readonly thread: ModelThread<VisualThreadInfo>) {
+  private constructor(private readonly thread: ModelThread<VisualThreadInfo, Uint8Array[], VisualFeatures[]>) {
     this.capabilities = thread.info.capabilities;
     this.missing = thread.info.missing;
   }
 
   static async open(opts: VisualThreadOptions): Promise<VisualThread> {
     return new VisualThread(
-      await ModelThread.open<VisualThreadInfo>(new URL('./visual.worker.ts', import.meta.url), opts, 'visual models'),
+      await ModelThread.open<VisualThreadInfo, Uint8Array[], VisualFeatures[]>(
+        new URL('./visual.worker.ts', import.meta.url),
+        opts,
+        'visual models',
+      ),
     );
   }
 
   /** Features of each encoded image, in order (see VisualAnalyzer.analyze); the bytes are copied to the thread. */
   analyze(images: Buffer[]): Promise<VisualFeatures[]> {
     const copies = images.map((b) => new Uint8Array(b)); // own buffers, transferred rather than copied again
-    return this.thread.call<VisualFeatures[]>(
+    return this.thread.call(
       copies,
       copies.map((c) => c.buffer),
     );
