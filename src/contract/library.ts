@@ -160,7 +160,6 @@ export function describeFolderContents(c: FolderContents | undefined): string | 
 export const DEFAULT_LIBRARY_NAME = 'My New Library';
 export const DEFAULT_IMPORT_COLLECTION_NAME = 'Unnamed Media Collection';
 export const WELCOME_LIBRARY_NAME = 'Welcome Library';
-export const DEMO_LIBRARY_NAME = 'Demo Library';
 export const LIBRARY_NAME_MAX = 120;
 
 // Upload (section 9)

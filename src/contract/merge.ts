@@ -4,7 +4,6 @@
  * and src/app. Time-line constants (handle limits, CLIP_PRELOAD_SECONDS, VOLUME) are in timeline.ts.
  */
 import { MSG_RENDER } from './rendering';
-import { VOLUME } from './timeline';
 
 /** Merge is enabled only with 2 or more selected moments, each longer than 0.001 s (section 5). */
 export const MERGE_MIN_MOMENTS = 2;
@@ -53,15 +52,6 @@ export interface ClipTimeline {
   volume: number;
   previousVolume: number;
 }
-
-export const DEFAULT_CLIP_TIMELINE: Omit<ClipTimeline, 'clips' | 'thumbnails' | 'duration'> = {
-  currentTime: 0,
-  playing: false,
-  fullscreen: false,
-  muted: false,
-  volume: VOLUME.default,
-  previousVolume: VOLUME.default,
-};
 
 /** The merge strings (sections 5 and 8), verbatim where the spec names them. */
 export const MSG_MERGE = {

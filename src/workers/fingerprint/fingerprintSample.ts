@@ -20,7 +20,7 @@ export async function readFingerprintSample(file: Sliceable): Promise<Uint8Array
   return out;
 }
 
-export const toHex = (buffer: ArrayBuffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
+const toHex = (buffer: ArrayBuffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** The upload fingerprint of a file, hashed with Web Crypto (in the worker, or wherever it runs). */
 export async function fingerprintOf(file: Sliceable, subtle: SubtleCrypto = globalThis.crypto.subtle): Promise<string> {

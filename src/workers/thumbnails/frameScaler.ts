@@ -42,7 +42,7 @@ export interface ScaleInput {
 }
 
 /** Samples per axis averaged for one tile pixel: enough to keep detail from aliasing, few enough to stay cheap. */
-export const SAMPLES_PER_AXIS = 4;
+const SAMPLES_PER_AXIS = 4;
 /** Colour changes slowly across a picture (and is already subsampled): fewer samples do. */
 const CHROMA_SAMPLES_PER_AXIS = 2;
 

@@ -1,7 +1,7 @@
 /** Pixel sizes, crops and cache keys of thumbnail tiles, shared by the worker and the main thread. */
 
 /** HiDPI screens get up to twice the CSS size; more would only cost decode, memory and upload time. */
-export const MAX_PIXEL_RATIO = 2;
+const MAX_PIXEL_RATIO = 2;
 
 /** Bitmap size in device pixels for a tile of `width` x `height` CSS pixels. */
 export function tilePixels(width: number, height: number, devicePixelRatio = 1): { width: number; height: number } {

@@ -23,8 +23,6 @@ export interface SearchQuery {
   open: string | null;
 }
 
-export const EMPTY_QUERY: SearchQuery = { libs: [], text: '', moment: null, image: null, media: null, search: null, open: null };
-
 /** What a query image id looks like (queryImages.ts makes them): anything else in the address is ignored. */
 export const isQueryImageId = (value: string) => /^[0-9a-f]{16}$/.test(value);
 

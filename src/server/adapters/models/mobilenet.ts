@@ -4,7 +4,7 @@ import { decodeCentreCrop, l2normalise, resizeCentreCrop, toChwNormalised, type 
 import { fixedBatch, openSession, ort, requireFiles, type SessionOptions } from './onnx';
 import { ModelRunError, type ClassScore } from './types';
 
-export const MOBILENET_FILES = ['mobilenetv2-12-int8-embed.onnx', 'imagenet1k_labels.tsv'] as const;
+const MOBILENET_FILES = ['mobilenetv2-12-int8-embed.onnx', 'imagenet1k_labels.tsv'] as const;
 
 const IMAGENET_RENAMES: Record<string, string> = { kite: 'kite (bird)' };
 

@@ -8,7 +8,7 @@ import { ModelMissingError, ModelRunError, type Segment, type SpeechToText } fro
 type Word = { word: string; start: number; end: number };
 
 /** Debian's acoustic model folder (package pocketsphinx-en-us), which the CLI uses by default. */
-export const DEBIAN_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+const DEBIAN_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
 export interface PocketsphinxOptions {
   /**
@@ -50,7 +50,7 @@ function onPath(bin: string): string | null {
 }
 
 /** The installed CLI, or a ModelMissingError naming the Debian packages. */
-export function findPocketsphinx(modelDir = DEBIAN_MODEL_DIR): Cli {
+function findPocketsphinx(modelDir = DEBIAN_MODEL_DIR): Cli {
   const continuous = onPath('pocketsphinx_continuous');
   const v5 = continuous ? null : onPath('pocketsphinx');
   const missing: string[] = [];
@@ -181,7 +181,7 @@ export function groupSegments(words: Word[], pause: number, maxWords: number): S
 const round = (t: number) => Math.round(t * 100) / 100;
 
 /** 16-bit PCM samples of a mono WAV; other layouts are refused with a message saying what is expected. */
-export function readWav(file: string): { samples: Int16Array; rate: number } {
+function readWav(file: string): { samples: Int16Array; rate: number } {
   const buf = fs.readFileSync(file);
   if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE')
     throw new ModelRunError('speech (pocketsphinx)', `${file} is not a WAV file`);

@@ -1,7 +1,7 @@
 import { nms, resizeRgb, type RgbImage } from './image';
 import { openSession, ort, type SessionOptions } from './onnx';
 
-export const ULTRAFACE_FILE = 'ultraface/version-RFB-320.onnx';
+const ULTRAFACE_FILE = 'ultraface/version-RFB-320.onnx';
 
 const W = 320;
 const H = 240;

@@ -4,7 +4,7 @@ import { fromRgb, nms, type RgbImage } from './image';
 import { openSession, ort, requireFiles, type SessionOptions } from './onnx';
 import { ModelRunError, type Detection } from './types';
 
-export const YOLOX_FILES = ['yolox_nano.onnx', 'coco80_labels.txt'] as const;
+const YOLOX_FILES = ['yolox_nano.onnx', 'coco80_labels.txt'] as const;
 
 const SIZE = 416;
 const STRIDES = [8, 16, 32] as const;

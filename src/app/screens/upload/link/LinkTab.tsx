@@ -19,7 +19,7 @@ import { Button } from '../../../ui/Button';
 import { IconExternal } from '../../../ui/icons';
 import { ChooseMediaDialog } from './ChooseMediaDialog';
 import { ConfirmAddDialog, type ConfirmAddChoice } from './ConfirmAddDialog';
-import { addedUrls, addInBatches, choosable, linkStatusText, type LinkStatus } from './linkImport';
+import { addedUrls, addInBatches, linkStatusText, type LinkStatus } from './linkImport';
 import './link.css';
 
 type Pending = { videos: Array<{ url: string; title: string; duration: number | null }> };
@@ -177,6 +177,3 @@ export function LinkTab({
     </div>
   );
 }
-
-/** Keeps the choice list honest for callers that show counts before opening the modal. */
-export const choosableCount = (info: LinkInfo) => choosable(info.videos).length;
