@@ -3,7 +3,7 @@
 // for "platform nine" still finds them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { wordnetDir } from './wordnet';
+import { wordnetDir } from './wordnetReader';
 
 /**
  * A word worth indexing, or null: edge punctuation trimmed, at least two letters or digits, mostly

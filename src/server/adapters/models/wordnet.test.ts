@@ -5,6 +5,7 @@ import { MODELS_DIR } from '../../../../tests/fixtures/modelsDir';
 import { createWordNet } from './index';
 import type { WordNet } from './wordnet';
 
+// Label expansion and query terms over the real database (its reading is wordnetReader.test.ts's).
 describe('WordNet label expansion', () => {
   let wn: WordNet;
   beforeAll(() => {

