@@ -8,8 +8,8 @@ import { migrateToLatest } from '../../../src/server/db/migrate';
 const REPO = path.resolve(import.meta.dirname, '../../..');
 
 /**
- * What the template depends on: the PGlite and pgvector builds and the migrations. A change to any
- * of them makes a new template rather than reusing a stale one.
+ * What the template depends on: the PGlite and pgvector builds and the migrations (migrations/frozen/
+ * too). A change to any of them makes a new template rather than reusing a stale one.
  */
 function templateKey(): string {
   const hash = crypto.createHash('sha256');
@@ -20,7 +20,8 @@ function templateKey(): string {
   for (const file of [
     'migrate.ts',
     ...fs
-      .readdirSync(path.join(migrations, 'migrations'))
+      .readdirSync(path.join(migrations, 'migrations'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
       .sort()
       .map((f) => `migrations/${f}`),
   ]) {
