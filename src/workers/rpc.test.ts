@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRpcClient, domPort, serveRpc, withTransfer, WorkerRpcError, type RpcEndpoint } from './rpc';
 
@@ -122,5 +124,21 @@ describe('worker rpc', () => {
     serveRpc<Pick<TestProtocol, 'add'>>(worker, { add: ({ a, b }) => a + b });
     const rpc = createRpcClient<TestProtocol>(page);
     await expect(rpc.call('bytes', { n: 1 })).rejects.toMatchObject({ code: 'unknown_type' });
+  });
+});
+
+describe('rpc.ts', () => {
+  it('imports nothing and touches no DOM or Node global, so the browser and the server both use it', () => {
+    const file = new URL('./rpc.ts', import.meta.url);
+    const sf = ts.createSourceFile(file.pathname, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const found: string[] = [];
+    const platform = new Set(['window', 'document', 'self', 'globalThis', 'process', 'Buffer', 'require', 'navigator']);
+    const visit = (node: ts.Node) => {
+      if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) found.push(node.getText());
+      else if (ts.isIdentifier(node) && platform.has(node.text)) found.push(node.text);
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    expect(found).toEqual([]);
   });
 });
