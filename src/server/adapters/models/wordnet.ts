@@ -1,4 +1,5 @@
 import { SEARCH_CONFIDENCE } from '../../../contract/library';
+import { COCO_SENSES } from './cocoSenses';
 import { WordNetReader, type Synset } from './wordnetReader';
 
 /**
@@ -99,90 +100,6 @@ const glossWords = (gloss: string) =>
       .split(/[^a-z]+/)
       .filter((w) => w.length > 2 && !GLOSS_STOPWORDS.has(w)),
   );
-
-/**
- * COCO names that are not one WordNet noun, or whose first sense is the wrong thing (a 'kite' in
- * COCO is the toy, a 'mouse' the computer's). Each maps to a lemma and, where the lemma has several
- * senses, a word that must appear among the chosen sense's ancestors.
- */
-const COCO_SENSES: Record<string, { lemma: string; hint?: string }> = {
-  person: { lemma: 'person' },
-  motorbike: { lemma: 'motorcycle' },
-  motorcycle: { lemma: 'motorcycle' },
-  aeroplane: { lemma: 'airplane' },
-  airplane: { lemma: 'airplane' },
-  train: { lemma: 'train', hint: 'public transport' },
-  boat: { lemma: 'boat', hint: 'vessel' },
-  'traffic light': { lemma: 'traffic light' },
-  'fire hydrant': { lemma: 'fire hydrant' },
-  'stop sign': { lemma: 'street sign' },
-  'parking meter': { lemma: 'parking meter' },
-  bench: { lemma: 'bench', hint: 'seat' },
-  mouse: { lemma: 'mouse', hint: 'device' },
-  remote: { lemma: 'remote control' },
-  keyboard: { lemma: 'computer keyboard' },
-  'cell phone': { lemma: 'cellular telephone' },
-  microwave: { lemma: 'microwave oven' },
-  toaster: { lemma: 'toaster', hint: 'appliance' },
-  oven: { lemma: 'oven' },
-  sink: { lemma: 'sink', hint: 'fixture' },
-  tvmonitor: { lemma: 'television receiver' },
-  tv: { lemma: 'television receiver' },
-  laptop: { lemma: 'laptop' },
-  book: { lemma: 'book', hint: 'product' },
-  clock: { lemma: 'clock' },
-  kite: { lemma: 'kite', hint: 'plaything' },
-  tie: { lemma: 'necktie' },
-  'sports ball': { lemma: 'ball', hint: 'game equipment' },
-  'baseball bat': { lemma: 'baseball bat' },
-  'baseball glove': { lemma: 'baseball glove' },
-  'tennis racket': { lemma: 'tennis racket' },
-  skis: { lemma: 'ski' },
-  'wine glass': { lemma: 'wineglass' },
-  cup: { lemma: 'cup', hint: 'container' },
-  bowl: { lemma: 'bowl', hint: 'vessel' },
-  banana: { lemma: 'banana', hint: 'fruit' },
-  apple: { lemma: 'apple', hint: 'fruit' },
-  orange: { lemma: 'orange', hint: 'fruit' },
-  broccoli: { lemma: 'broccoli', hint: 'vegetable' },
-  carrot: { lemma: 'carrot', hint: 'vegetable' },
-  'hot dog': { lemma: 'hotdog', hint: 'sandwich' },
-  donut: { lemma: 'doughnut' },
-  sofa: { lemma: 'sofa' },
-  couch: { lemma: 'sofa' },
-  pottedplant: { lemma: 'pot plant' },
-  'potted plant': { lemma: 'pot plant' },
-  diningtable: { lemma: 'dining table' },
-  'dining table': { lemma: 'dining table' },
-  toilet: { lemma: 'toilet', hint: 'fixture' },
-  bed: { lemma: 'bed', hint: 'furniture' },
-  chair: { lemma: 'chair', hint: 'seat' },
-  'teddy bear': { lemma: 'teddy' },
-  'hair drier': { lemma: 'hair drier' },
-  handbag: { lemma: 'handbag' },
-  suitcase: { lemma: 'suitcase' },
-  bear: { lemma: 'bear', hint: 'animal' },
-  bird: { lemma: 'bird', hint: 'animal' },
-  cat: { lemma: 'cat', hint: 'feline' },
-  cow: { lemma: 'cow', hint: 'animal' },
-  sheep: { lemma: 'sheep', hint: 'animal' },
-  horse: { lemma: 'horse', hint: 'animal' },
-  bus: { lemma: 'bus', hint: 'vehicle' },
-  truck: { lemma: 'truck', hint: 'vehicle' },
-  car: { lemma: 'car', hint: 'vehicle' },
-  bottle: { lemma: 'bottle', hint: 'vessel' },
-  knife: { lemma: 'knife', hint: 'tool' },
-  fork: { lemma: 'fork', hint: 'cutlery' },
-  cake: { lemma: 'cake', hint: 'baked goods' },
-  pizza: { lemma: 'pizza' },
-  sandwich: { lemma: 'sandwich' },
-  umbrella: { lemma: 'umbrella' },
-  frisbee: { lemma: 'frisbee' },
-  vase: { lemma: 'vase' },
-  scissors: { lemma: 'scissors' },
-  toothbrush: { lemma: 'toothbrush' },
-  refrigerator: { lemma: 'refrigerator', hint: 'appliance' },
-};
 
 /** Label expansion and query-concept ranking over WordNet's nouns (see the file's header). */
 export class WordNet {
