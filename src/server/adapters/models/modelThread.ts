@@ -47,10 +47,12 @@ export class ModelThread<Info = undefined, Payload = unknown, Result = unknown> 
     worker.on('error', (err) => rpc.dispose(new ModelRunError(what, err.message)));
     worker.on('exit', () => rpc.dispose(new ModelRunError(what, 'its thread stopped')));
     try {
+      let loadFailed = (_err: Error) => {};
       const info = await new Promise<Info>((resolve, reject) => {
-        worker.once('error', reject); // a module that fails to load: its own error
+        loadFailed = reject;
+        worker.once('error', loadFailed); // a module that fails to load: its own error
         rpc.call('ready', {}).then(resolve, (err: Error) => reject(asModelError(what, err)));
-      });
+      }).finally(() => worker.off('error', loadFailed));
       return new ModelThread(worker, rpc, what, info);
     } catch (err) {
       await worker.terminate();
