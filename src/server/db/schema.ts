@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { StoredProbe } from '../adapters/media/ffprobe';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -120,7 +121,8 @@ export interface MediaTable {
   width: number | null;
   height: number | null;
   frame_count: number | null;
-  probe: Json<Record<string, unknown>> | null;
+  /** What ffprobe said at ingest (null until the probe stage has run). */
+  probe: Json<StoredProbe> | null;
   origin: Json<{ source: 'external' | 'user'; type?: string; url?: string }>;
   has_preview: Generated<boolean>;
   /** Ingest bookkeeping: stages done, derived-file facts, features that could not be computed. */

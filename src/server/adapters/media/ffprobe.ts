@@ -16,20 +16,29 @@ export interface ProbeResult {
   frameRate: number | null;
   /**
    * The rate every frame time fits (ffprobe's r_frame_rate): above the average for a variable rate
-   * (a screen recording), so a render at it shows each frame; absent when it is implausible (> 120).
+   * (a screen recording), so a render at it shows each frame; null when it is implausible (> 120).
    */
-  maxFrameRate?: number | null;
+  maxFrameRate: number | null;
   formatName: string;
   /** As stored in the stream, before rotation and sample aspect. */
-  codedWidth?: number;
-  codedHeight?: number;
+  codedWidth: number;
+  codedHeight: number;
   /** Clockwise degrees a player turns the stored picture (0, 90, 180, 270). */
-  rotation?: number;
-  pixFmt?: string | null;
-  interlaced?: boolean;
+  rotation: number;
+  pixFmt: string | null;
+  interlaced: boolean;
   /** The file ends before its header says (a recording or copy cut off): duration is what can be read. */
   truncated?: boolean;
 }
+
+/** What `probe` has returned since the first version: every stored probe has these. */
+type FirstProbeFields = 'kind' | 'duration' | 'width' | 'height' | 'frameCount' | 'videoCodec' | 'audioCodec' | 'frameRate' | 'formatName';
+
+/**
+ * A probe as kept in `media.probe`: what `probe` returned when the media was indexed. Rows written
+ * before a field was probed lack it, so every later field is optional; readers say what its absence means.
+ */
+export type StoredProbe = Pick<ProbeResult, FirstProbeFields> & Partial<Omit<ProbeResult, FirstProbeFields>>;
 
 export class NotMediaError extends Error {}
 

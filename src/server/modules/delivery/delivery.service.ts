@@ -109,7 +109,7 @@ export class DeliveryService {
   /** The MP4 original by byte ranges (one or several: the thumbnail worker asks for a view's keyframes at once). */
   async source(c: Credentials, libraryId: string, mediaId: string, rangeHeader: string | undefined): Promise<RangeResponse> {
     const media = await this.media(c, libraryId, mediaId);
-    if (!isMp4Family(media.probe as Parameters<typeof isMp4Family>[0])) throw new AppError('not_found', 'This media has no MP4 source.');
+    if (!isMp4Family(media.probe)) throw new AppError('not_found', 'This media has no MP4 source.');
     const size = await this.d.blobs.size(media.blob_key);
     return rangeResponse(rangeHeader, size, 'video/mp4', (range) => this.d.blobs.read(media.blob_key, range));
   }

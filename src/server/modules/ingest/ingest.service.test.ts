@@ -33,7 +33,13 @@ const PROBE: ProbeResult = {
   videoCodec: 'h264',
   audioCodec: 'aac',
   frameRate: 25,
+  maxFrameRate: 25,
   formatName: 'mp4',
+  codedWidth: 640,
+  codedHeight: 360,
+  rotation: 0,
+  pixFmt: 'yuv420p',
+  interlaced: false,
 };
 
 function world(opts: { failAt?: Stage; heavyAtOnce?: number } = {}) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { canAfford, ingestCost } from '../../../contract';
 import { readAll, type BlobStore } from '../../adapters/blobs/blobStore';
-import { NotMediaError, type ProbeResult } from '../../adapters/media/ffprobe';
+import { NotMediaError, type StoredProbe } from '../../adapters/media/ffprobe';
 import { cachedExpander, ocrIndexWords, shotTermScores, type FrameLabels } from '../search/visualTerms';
 import type { IndexRepository } from './index.repository';
 import type { MediaRepository, MediaRow } from '../libraries/media.repository';
@@ -263,8 +263,10 @@ export class IngestService {
     return this.d.download(media, work, onProgress);
   }
 
-  private probeOf(media: MediaRow): ProbeResult {
-    return media.probe as unknown as ProbeResult;
+  /** The media's probe, which every stage after `probe` reads (that stage always runs first). */
+  private probeOf(media: MediaRow): StoredProbe {
+    if (!media.probe) throw new Error('the media has not been probed');
+    return media.probe;
   }
 
   private async stage(stage: Stage, media: MediaRow, work: string, onProgress: (f: number) => void): Promise<MediaRow | void> {

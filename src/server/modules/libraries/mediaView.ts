@@ -1,22 +1,16 @@
 import type { Library, Media, MediaStatus } from '../../../contract';
+import type { StoredProbe } from '../../adapters/media/ffprobe';
 import type { LibraryAggregates, LibraryRow } from './library.repository';
 import type { MediaRow } from './media.repository';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
-
-interface StoredProbe {
-  formatName?: string;
-  frameRate?: number | null;
-  kind?: string;
-  rotation?: number;
-}
 
 /**
  * MP4-family containers a browser can demux with mp4box (ffprobe names them "mov,mp4,m4a,3gp,3g2,mj2")
  * and draw as stored: a rotated one (a phone held upright) would come out of WebCodecs sideways, so
  * its timeline pictures come from the server (upright) instead.
  */
-export function isMp4Family(probe: StoredProbe | null | undefined): boolean {
+export function isMp4Family(probe: Pick<StoredProbe, 'kind' | 'rotation' | 'formatName'> | null | undefined): boolean {
   return !!probe && probe.kind !== 'image' && !probe.rotation && /(^|,)(mov|mp4)(,|$)/.test(probe.formatName ?? '');
 }
 
@@ -33,7 +27,7 @@ export function toMedia(row: MediaRow): Media {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     origin: row.origin,
-    capabilities: { preview: row.has_preview, source: isMp4Family(row.probe as StoredProbe | null) },
+    capabilities: { preview: row.has_preview, source: isMp4Family(row.probe) },
     error: row.error_message ? { message: row.error_message } : null,
     kind: row.kind,
     thumbnails: row.ingest?.strip
@@ -54,7 +48,7 @@ export function toMedia(row: MediaRow): Media {
         width: row.width ?? 0,
         height: row.height ?? 0,
         frameCount: row.frame_count ?? 0,
-        frameRate: Number((row.probe as StoredProbe | null)?.frameRate ?? 0) || 0,
+        frameRate: Number(row.probe?.frameRate ?? 0) || 0,
         originalMediaSize: Math.round((Number(row.size_bytes) / (1024 * 1024)) * 100) / 100,
       },
     },

@@ -257,7 +257,6 @@ export class RenderService {
     return Promise.all(
       clips.map(async (c, i) => {
         const m = media[i]!;
-        const probe = (m.probe ?? {}) as { audioCodec?: string | null; frameRate?: number | null; maxFrameRate?: number | null };
         return {
           input: fromRendition ? await this.renditionInput(m.id, c, `${renderId}-${i}`) : await this.d.blobs.toolInput(m.blob_key),
           start: c.start,
@@ -266,8 +265,8 @@ export class RenderService {
           width: m.width,
           height: m.height,
           // A variable rate renders at the rate its frame times fit, so no frame falls between two output frames.
-          frameRate: probe.maxFrameRate ?? probe.frameRate ?? null,
-          hasAudio: !!probe.audioCodec,
+          frameRate: m.probe?.maxFrameRate ?? m.probe?.frameRate ?? null,
+          hasAudio: !!m.probe?.audioCodec,
         };
       }),
     );
