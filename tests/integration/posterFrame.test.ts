@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractKeyframes } from '../../src/server/adapters/media/ffmpeg';
 import { measureFrame } from '../../src/server/adapters/media/frameStats';
-import { MAX_KEYFRAME_GAP, SCENE_THRESHOLD } from '../../src/server/modules/ingest/ingest.service';
+import { MAX_KEYFRAME_GAP, SCENE_THRESHOLD } from '../../src/server/modules/ingest/stages/keyframes';
 import { choosePosterFrame, openingEnd, representativePoster } from '../../src/server/modules/ingest/posterFrame';
 import { BOLD_FONT, DARKNET_PHOTOS } from '../fixtures/makeMedia';
 import { INTRO_SECONDS, makeIntroVideo, segmentAt } from '../fixtures/introVideo';

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 
 /** A multipart upload in progress: the store's own id for it (S3 UploadId) if it has one. */
@@ -38,6 +39,10 @@ export interface BlobStore {
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   /** A path or URL that ffmpeg/ffprobe can read. */
   toolInput(key: string): Promise<string>;
+  /**
+   * Writes an object whole (readers never see part of it). A file is given as its read stream (see
+   * putFile): the local store pipes it, the S3 store sends it with its length.
+   */
   put(key: string, body: Buffer | Readable, contentType?: string): Promise<void>;
   exists(key: string): Promise<boolean>;
   size(key: string): Promise<number>;
@@ -59,4 +64,17 @@ export async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
+}
+
+/**
+ * Puts a file as a stream, never read whole into this process's memory (the process that serves
+ * HTTP runs ingest too). The stream is closed even when the store fails before reading it all.
+ */
+export async function putFile(store: Pick<BlobStore, 'put'>, key: string, file: string, contentType?: string): Promise<void> {
+  const body = fs.createReadStream(file);
+  try {
+    await store.put(key, body, contentType);
+  } finally {
+    body.destroy();
+  }
 }

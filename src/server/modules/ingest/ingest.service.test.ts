@@ -7,11 +7,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BlobStore } from '../../adapters/blobs/blobStore';
+import { readAll, type BlobStore } from '../../adapters/blobs/blobStore';
 import type { ProbeResult } from '../../adapters/media/ffprobe';
 import type { IndexRepository } from './index.repository';
 import type { MediaRepository, MediaRow } from '../libraries/media.repository';
 import { IngestService, stageJob, type Stage } from './ingest.service';
+import { blobKeys } from '../storage/blobKeys';
 import type { IndexModels, IngestTools } from '../ports';
 
 let dir: string;
@@ -178,7 +179,7 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number } = {}) {
   const store = new Map<string, Buffer>();
   const blobs = {
     toolInput: async (key: string) => `/fake/${key}`,
-    put: async (key: string, body: Buffer) => void store.set(key, body),
+    put: async (key: string, body: Buffer | Readable) => void store.set(key, Buffer.isBuffer(body) ? body : await readAll(body)),
     read: async (key: string) => Readable.from([store.get(key)!]),
     exists: async (key: string) => store.has(key),
   } as unknown as BlobStore;
@@ -236,6 +237,10 @@ describe('IngestService, stage by stage', () => {
     );
     expect(w.shots.map((s) => s.description)).toEqual([expect.stringMatching(/dog/), expect.stringMatching(/dog/)]);
     expect(w.store.has('derived/m1/poster.webp')).toBe(true);
+    // The files the tools made are stored whole (streamed from the work folder).
+    expect(w.store.get(blobKeys.hlsPlaylist('m1'))?.toString()).toBe('#EXTM3U');
+    expect(w.store.get(blobKeys.keyframe('m1', 4))?.equals(jpeg)).toBe(true);
+    expect(w.store.get(blobKeys.strip('m1'))?.toString()).toBe('webp');
   });
 
   it('runs a stage job again as a no-op once the stage is done (a duplicate, or a retry after it finished)', async () => {

@@ -1,17 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { canAfford, ingestCost } from '../../../contract';
 import { readAll, type BlobStore } from '../../adapters/blobs/blobStore';
-import { NotMediaError, type StoredProbe } from '../../adapters/media/ffprobe';
-import { cachedExpander, ocrIndexWords, shotTermScores, type FrameLabels } from '../search/visualTerms';
+import { NotMediaError } from '../../adapters/media/ffprobe';
+import { cachedExpander } from '../search/visualTerms';
 import type { IndexRepository } from './index.repository';
 import type { MediaRepository, MediaRow } from '../libraries/media.repository';
 import { InsufficientCreditsError } from '../billing/ledger.service';
 import type { IndexModels, IngestBilling, IngestTools, JobQueue } from '../ports';
-import { representativePoster } from './posterFrame';
 import { holdAt } from '../../testHold';
 import { blobKeys, parseDerivedKey } from '../storage/blobKeys';
+import { STAGE_HANDLERS } from './stages';
+import { indexShotTerms } from './stages/descriptions';
+import type { StageDeps } from './stages/stage';
 
 /** The ingest stages, in order; each is its own job, idempotent and recorded when done, so a retry resumes. */
 export const STAGES = ['download', 'probe', 'preview', 'thumbnails', 'keyframes', 'visual', 'speech', 'descriptions', 'complete'] as const;
@@ -54,12 +55,6 @@ const WEIGHT: Record<Stage, number> = {
 };
 const TOTAL = Object.values(WEIGHT).reduce((a, b) => a + b, 0);
 
-export const SCENE_THRESHOLD = 0.3;
-export const MAX_KEYFRAME_GAP = 2;
-export const STRIP_FRAMES = 60;
-export const STRIP_FRAME_WIDTH = 140;
-const VISUAL_BATCH = 8;
-
 export interface IngestDeps {
   media: MediaRepository;
   index: IndexRepository;
@@ -80,33 +75,34 @@ export interface IngestDeps {
 
 /**
  * Turns an uploaded file into a searchable media: probe, HLS preview, thumbnails, shots and
- * keyframes, what is seen, what is said, shot descriptions, then the credit charge. `start` is the
- * media's ingest job; each stage then runs as its own job (`runStage`), and queues the stages it
- * unblocks when it is done, so a crash mid-stage resumes that stage only.
+ * keyframes, what is seen, what is said, shot descriptions, then the credit charge (each stage one
+ * file in stages/). `start` is the media's ingest job; each stage then runs as its own job
+ * (`runStage`), and queues the stages it unblocks when it is done, so a crash mid-stage resumes that
+ * stage only.
  */
 export class IngestService {
   private readonly heavy: ReturnType<typeof pLimit>;
+  /** What the stages are given: the ports, and one cache of expanded labels for every media. */
+  private readonly stageDeps: StageDeps;
 
   constructor(private readonly d: IngestDeps) {
     this.heavy = pLimit(Math.max(1, d.heavyAtOnce ?? 2));
-  }
-
-  private readonly expand = cachedExpander((l) => this.d.models.expandLabel(l));
-
-  /** Writes the shot index (each shot's best score per word) of a media from its keyframes' labels. */
-  private async indexShotTerms(mediaId: string, libraryId: string) {
-    const byShot = new Map<number, FrameLabels[]>();
-    for (const f of await this.d.index.keyframes(mediaId)) (byShot.get(f.shot_idx) ?? byShot.set(f.shot_idx, []).get(f.shot_idx)!).push(f);
-    const rows = [...byShot].flatMap(([shotIdx, frames]) =>
-      [...shotTermScores(frames, this.expand)].map(([term, score]) => ({ shotIdx, term, score })),
-    );
-    await this.d.index.replaceShotTerms(mediaId, libraryId, rows);
+    this.stageDeps = {
+      media: d.media,
+      index: d.index,
+      blobs: d.blobs,
+      models: d.models,
+      tools: d.tools,
+      billing: d.billing,
+      download: d.download,
+      expand: cachedExpander((l) => d.models.expandLabel(l)),
+    };
   }
 
   /** Media indexed before the shot index existed get their rows (run once at start; idempotent). */
   async backfillShotTerms(): Promise<number> {
     const pending = await this.d.index.mediaWithoutShotTerms();
-    for (const m of pending) await this.indexShotTerms(m.id, m.library_id);
+    for (const m of pending) await indexShotTerms(this.stageDeps, m.id, m.library_id);
     return pending.length;
   }
 
@@ -189,7 +185,10 @@ export class IngestService {
     const t0 = performance.now();
     let next: MediaRow;
     try {
-      next = (await this.stage(stage, media, work, (f) => void progress(f).catch(() => undefined))) ?? media;
+      // Before the download there is no original to read yet.
+      const input = stage === 'download' ? '' : await this.d.blobs.toolInput(media.blob_key);
+      const onProgress = (f: number) => void progress(f).catch(() => undefined);
+      next = (await STAGE_HANDLERS[stage]({ media, work, input, onProgress, deps: this.stageDeps })) ?? media;
     } catch (err) {
       await this.fail(mediaId, stage, err as Error);
       return null;
@@ -257,202 +256,4 @@ export class IngestService {
     await this.d.media.transition(media.id, ['processing'], { status: 'completed', progress: 1 });
     return true;
   }
-
-  private downloadStage(media: MediaRow, work: string, onProgress: (f: number) => void) {
-    if (!this.d.download) throw new Error('link import is not configured');
-    return this.d.download(media, work, onProgress);
-  }
-
-  /** The media's probe, which every stage after `probe` reads (that stage always runs first). */
-  private probeOf(media: MediaRow): StoredProbe {
-    if (!media.probe) throw new Error('the media has not been probed');
-    return media.probe;
-  }
-
-  private async stage(stage: Stage, media: MediaRow, work: string, onProgress: (f: number) => void): Promise<MediaRow | void> {
-    // Before the download there is no original to read yet.
-    const input = stage === 'download' ? '' : await this.d.blobs.toolInput(media.blob_key);
-    switch (stage) {
-      case 'download':
-        return this.downloadStage(media, work, onProgress);
-      case 'probe': {
-        const p = await this.d.tools.probe(input);
-        // Check credits before any heavy work; the charge itself happens once, at the end.
-        if (!media.blob_shared) {
-          const cost = ingestCost(p.duration);
-          const balance = await this.d.billing.balance(media.user_id);
-          if (!canAfford(balance, cost)) throw new InsufficientCreditsError(balance, cost);
-        }
-        return this.d.media.update(media.id, {
-          kind: p.kind,
-          duration: p.duration,
-          width: p.width,
-          height: p.height,
-          frame_count: p.frameCount,
-          probe: JSON.stringify(p),
-        });
-      }
-      case 'preview': {
-        const p = this.probeOf(media);
-        if (p.kind === 'image') return;
-        const dir = path.join(work, 'hls');
-        const r = await this.d.tools.makeHls(input, dir, p, onProgress);
-        for (const f of fs.readdirSync(dir))
-          await this.d.blobs.put(
-            blobKeys.hls(media.id, f),
-            fs.readFileSync(path.join(dir, f)),
-            f.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
-          );
-        await this.d.index.patchState(media.id, { hls: { segments: r.segments, start: r.start } });
-        return this.d.media.update(media.id, { has_preview: true });
-      }
-      case 'thumbnails': {
-        const p = this.probeOf(media);
-        const count = p.kind === 'image' ? 1 : Math.max(1, Math.min(STRIP_FRAMES, Math.ceil(p.duration)));
-        const file = path.join(work, 'strip.webp');
-        const { interval } = await this.d.tools.thumbnailStrip(input, file, {
-          duration: Math.max(p.duration, 0.04),
-          count,
-          width: STRIP_FRAME_WIDTH,
-        });
-        await this.d.blobs.put(blobKeys.strip(media.id), fs.readFileSync(file), 'image/webp');
-        const poster = path.join(work, 'poster.webp');
-        fs.writeFileSync(poster, await this.d.tools.stillWebp(input, p.kind === 'image' ? 0 : Math.min(1, p.duration / 2), 280, 40));
-        await this.d.blobs.put(blobKeys.poster(media.id), fs.readFileSync(poster), 'image/webp');
-        // Last: the media's `thumbnails` (set from this) tell the app its poster exists (contract hasPoster).
-        const height = Math.round((STRIP_FRAME_WIDTH * p.height) / Math.max(1, p.width) / 2) * 2;
-        await this.d.index.patchState(media.id, { strip: { interval, columns: count, count, width: STRIP_FRAME_WIDTH, height } });
-        return;
-      }
-      case 'keyframes': {
-        const p = this.probeOf(media);
-        const dir = path.join(work, 'kf');
-        const frames = await this.d.tools.extractKeyframes(
-          input,
-          dir,
-          { duration: p.duration, threshold: SCENE_THRESHOLD, maxGap: MAX_KEYFRAME_GAP },
-          onProgress,
-        );
-        if (!frames.length) throw new Error('no frame could be decoded');
-        // Shots: a new one starts at every scene change.
-        const shots: Array<{ start: number; end: number }> = [];
-        const withShot = frames.map((f, i) => {
-          if (i === 0 || f.scene > SCENE_THRESHOLD) shots.push({ start: i === 0 ? 0 : f.t, end: p.duration });
-          if (shots.length > 1) shots[shots.length - 2]!.end = shots[shots.length - 1]!.start;
-          return { t: f.t, shotIdx: shots.length - 1, file: f.file };
-        });
-        await this.d.index.replaceShots(media.id, shots);
-        for (const f of withShot) await this.d.blobs.put(blobKeys.keyframe(media.id, f.t), fs.readFileSync(f.file), 'image/jpeg');
-        await this.d.index.replaceKeyframes(media.id, media.library_id, withShot);
-        // The poster becomes a representative keyframe, not the opening's bars or title card (posterFrame.ts).
-        const poster = p.kind === 'image' ? null : await representativePoster(frames, p.duration);
-        if (poster) await this.d.blobs.put(blobKeys.poster(media.id), poster, 'image/webp');
-        return;
-      }
-      case 'visual': {
-        const visual = this.d.models.visual;
-        if (!visual) {
-          await this.d.index.patchState(media.id, { missing: this.d.models.missing });
-          return;
-        }
-        const pending = await this.d.index.pendingKeyframes(media.id);
-        const total = pending.length;
-        const missing = new Set<string>();
-        for (let i = 0; i < pending.length; i += VISUAL_BATCH) {
-          const batch = pending.slice(i, i + VISUAL_BATCH);
-          const images: Buffer[] = [];
-          for (const k of batch) images.push(await readAll(await this.d.blobs.read(blobKeys.keyframe(media.id, k.t))));
-          const feats = await visual.analyze(images);
-          for (let j = 0; j < batch.length; j++) {
-            const f = feats[j]!;
-            f.missing.forEach((m) => missing.add(m));
-            const labels = [...f.objects.map((o) => o.label), ...f.classes.map((c) => c.label), ...f.colours.map((c) => c.name)];
-            const words = ocrIndexWords(f.text);
-            const terms = [
-              ...new Set(
-                [...labels.flatMap((l) => this.d.models.expandLabel(l)), ...words]
-                  .flatMap((t) => t.toLowerCase().split(/[^a-z0-9]+/))
-                  .filter(Boolean),
-              ),
-            ];
-            await this.d.index.saveFeatures(batch[j]!.id, {
-              objects: f.objects,
-              classes: f.classes,
-              colours: f.colours,
-              ocr: words.join(' '),
-              terms,
-              embedding: f.embedding,
-              clip: f.clip,
-            });
-          }
-          onProgress(Math.min(1, (i + batch.length) / Math.max(1, total)));
-        }
-        if (missing.size) await this.d.index.patchState(media.id, { missing: [...missing] });
-        return;
-      }
-      case 'speech': {
-        const p = this.probeOf(media);
-        if (p.kind === 'image' || !p.audioCodec) return;
-        if (!this.d.models.speech) return;
-        const wav = await this.d.tools.extractAudio(input, path.join(work, 'audio.wav'), p.duration);
-        if (!wav) return;
-        const segments = await this.d.models.speech.transcribe(wav, { onProgress });
-        await this.d.index.replaceTranscript(media.id, media.library_id, segments);
-        return;
-      }
-      case 'descriptions': {
-        const frames = await this.d.index.keyframes(media.id);
-        for (const shot of await this.d.index.shots(media.id)) {
-          const inShot = frames.filter((f) => f.shot_idx === shot.idx);
-          await this.d.index.setShotDescription(media.id, shot.idx, describeShot(inShot));
-        }
-        await this.indexShotTerms(media.id, media.library_id);
-        return;
-      }
-      case 'complete': {
-        if (!media.blob_shared) {
-          const p = this.probeOf(media);
-          const cost = ingestCost(p.duration);
-          // One key per media: a retried job, or a retry after a crash, never charges twice.
-          await this.d.billing.charge(media.user_id, cost, `ingest:${media.id}`, `Indexing ${media.name}`);
-          await holdAt('ingest:charged', media.filename, { mediaId: media.id });
-          await this.d.index.patchState(media.id, { charged: cost });
-        }
-        return this.d.media.transition(media.id, ['processing'], { status: 'completed', progress: 1 });
-      }
-    }
-  }
-}
-
-type FrameFeatures = { objects: unknown; classes: unknown; colours: unknown; ocr: string };
-
-/**
- * An honest one-line description of a shot from what the index saw in its keyframes: the objects
- * most often detected, the likeliest image classes, dominant colours and any on-screen text.
- */
-export function describeShot(frames: FrameFeatures[]): string {
-  const count = (items: Array<{ label: string; score: number }>, min: number) => {
-    const m = new Map<string, number>();
-    for (const it of items) if (it.score >= min) m.set(it.label, (m.get(it.label) ?? 0) + it.score);
-    return [...m.entries()].sort((a, b) => b[1] - a[1]).map(([l]) => l);
-  };
-  const objects = count(
-    frames.flatMap((f) => f.objects as Array<{ label: string; score: number }>),
-    0.4,
-  ).slice(0, 4);
-  const classes = count(
-    frames.flatMap((f) => f.classes as Array<{ label: string; score: number }>),
-    0.25,
-  ).slice(0, 2);
-  const colours = count(
-    frames.flatMap((f) => (f.colours as Array<{ name: string; fraction: number }>).map((c) => ({ label: c.name, score: c.fraction }))),
-    0.15,
-  ).slice(0, 3);
-  const text = [...new Set(frames.flatMap((f) => f.ocr.split(' ').filter(Boolean)))].slice(0, 8);
-  const parts: string[] = [];
-  if (objects.length) parts.push(`Seen: ${objects.join(', ')}`);
-  if (classes.length) parts.push(`Looks like: ${classes.join(', ')}`);
-  if (colours.length) parts.push(`Colours: ${colours.join(', ')}`);
-  if (text.length) parts.push(`Text on screen: "${text.join(' ')}"`);
-  return parts.join('. ');
 }

@@ -1,0 +1,29 @@
+import path from 'node:path';
+import { putFile } from '../../../adapters/blobs/blobStore';
+import { blobKeys } from '../../storage/blobKeys';
+import { probeOf, type StageHandler } from './stage';
+
+/** Pictures in a media's thumbnail strip: one a second, at most this many. */
+export const STRIP_FRAMES = 60;
+export const STRIP_FRAME_WIDTH = 140;
+
+/** The timeline's thumbnail strip and a first poster (remade from a representative keyframe by `keyframes`). */
+export const thumbnailsStage: StageHandler = async ({ media, work, input, deps }) => {
+  const p = probeOf(media);
+  const count = p.kind === 'image' ? 1 : Math.max(1, Math.min(STRIP_FRAMES, Math.ceil(p.duration)));
+  const file = path.join(work, 'strip.webp');
+  const { interval } = await deps.tools.thumbnailStrip(input, file, {
+    duration: Math.max(p.duration, 0.04),
+    count,
+    width: STRIP_FRAME_WIDTH,
+  });
+  await putFile(deps.blobs, blobKeys.strip(media.id), file, 'image/webp');
+  await deps.blobs.put(
+    blobKeys.poster(media.id),
+    await deps.tools.stillWebp(input, p.kind === 'image' ? 0 : Math.min(1, p.duration / 2), 280, 40),
+    'image/webp',
+  );
+  // Last: the media's `thumbnails` (set from this) tell the app its poster exists (contract hasPoster).
+  const height = Math.round((STRIP_FRAME_WIDTH * p.height) / Math.max(1, p.width) / 2) * 2;
+  await deps.index.patchState(media.id, { strip: { interval, columns: count, count, width: STRIP_FRAME_WIDTH, height } });
+};
