@@ -1,10 +1,11 @@
 import type PgBoss from 'pg-boss';
+import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { registerJobs, WOKEN_POLL_SECONDS } from './registry';
+import { defineCronJob, defineJob, JobPayloadError, registerJobs, WOKEN_POLL_SECONDS, type JobRun } from './registry';
 
 /** The parts of pg-boss registerJobs uses, recording the worker callbacks it is given. */
 function fakeBoss() {
-  const workers = new Map<string, (batch: PgBoss.Job<object>[]) => Promise<unknown>>();
+  const workers = new Map<string, (batch: PgBoss.Job<unknown>[]) => Promise<unknown>>();
   const options = new Map<string, PgBoss.WorkOptions>();
   const notified: string[] = [];
   const boss = {
@@ -12,7 +13,7 @@ function fakeBoss() {
     createQueue: () => Promise.resolve(),
     schedule: () => Promise.resolve(),
     unschedule: () => Promise.resolve(),
-    work: (name: string, opts: PgBoss.WorkOptions, callback: (batch: PgBoss.Job<object>[]) => Promise<unknown>) => {
+    work: (name: string, opts: PgBoss.WorkOptions, callback: (batch: PgBoss.Job<unknown>[]) => Promise<unknown>) => {
       workers.set(name, callback);
       options.set(name, opts);
       return Promise.resolve(name);
@@ -21,7 +22,7 @@ function fakeBoss() {
   return { boss: boss as unknown as PgBoss, workers, options, notified };
 }
 
-const job = (id: string) => ({ id, name: 'slow', data: {} }) as PgBoss.Job<object>;
+const job = (id: string, data: unknown = {}, meta: object = {}) => ({ id, name: 'slow', data, ...meta }) as PgBoss.Job<unknown>;
 
 describe('job registry', () => {
   it('refuses two handlers for one job name', async () => {
@@ -92,5 +93,49 @@ describe('job registry', () => {
     expect(notified).toEqual(['fast', 'broken']); // the fake's worker ids are the queue names
     wake('fast');
     expect(notified).toEqual(['fast', 'broken', 'fast']);
+  });
+
+  it('hands a typed job its payload once it has the shape, and fails a job without it at once, naming what is wrong', async () => {
+    const seen: Array<{ data: { itemId: string; count: number }; run: JobRun }> = [];
+    const typed = defineJob({
+      name: 'items.count',
+      payload: Type.Object({ itemId: Type.String({ format: 'uuid' }), count: Type.Integer({ minimum: 0 }) }),
+      handler: async (data, run) => void seen.push({ data, run }),
+    });
+    const { boss, workers } = fakeBoss();
+    await registerJobs(boss, [typed], true);
+    const work = workers.get('items.count')!;
+    const id = '00000000-0000-4000-8000-000000000001';
+    await work([job('j1', { itemId: id, count: 2 }), job('j2', { itemId: id, count: 0, extra: true }, { retryCount: 1 })]);
+    expect(seen).toEqual([
+      { data: { itemId: id, count: 2 }, run: { id: 'j1', retryCount: 0 } },
+      { data: { itemId: id, count: 0, extra: true }, run: { id: 'j2', retryCount: 1 } },
+    ]);
+    // An older version's payload, a wrong type, none at all: the handler never runs.
+    const failure = (data: unknown) =>
+      work([job('bad', data)]).then(
+        () => null,
+        (e: unknown) => e,
+      );
+    const missing = await failure({ item: id, count: 1 });
+    expect(missing).toBeInstanceOf(JobPayloadError);
+    expect((missing as JobPayloadError).code).toBe('job_payload_invalid');
+    expect((missing as Error).message).toBe(
+      `Job items.count (bad) has a payload it cannot run: the payload must have required properties itemId (got {"item":"${id}","count":1})`,
+    );
+    expect(((await failure({ itemId: 'x', count: 1 })) as Error).message).toMatch(
+      /^Job items\.count \(bad\) .*: \/itemId must match format "uuid"/,
+    );
+    expect(((await failure({ itemId: id, count: -1 })) as Error).message).toMatch(/\/count must be >= 0 \(got /);
+    expect(((await failure(null)) as Error).message).toMatch(/the payload must be object \(got null\)$/);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('runs a cron job without a payload', async () => {
+    let runs = 0;
+    const { boss, workers } = fakeBoss();
+    await registerJobs(boss, [defineCronJob({ name: 'tidy', cron: '* * * * *', handler: async () => void runs++ })], true);
+    await workers.get('tidy')!([job('c1', null)]);
+    expect(runs).toBe(1);
   });
 });

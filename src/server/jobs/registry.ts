@@ -1,10 +1,16 @@
 import type PgBoss from 'pg-boss';
+import type { Static, TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 import type { JobLeases } from './leases';
 
-/** A named job type with exactly one handler. Handlers must be idempotent: a job may run again after a crash. */
-export interface JobDefinition<T extends object = object> {
+/**
+ * A job type as it is registered: a name with exactly one handler, which takes pg-boss's job as it
+ * comes. Made by `defineJob` (its payload checked against its schema first) or `defineCronJob`.
+ * Handlers must be idempotent: a job may run again after a crash.
+ */
+export interface JobDefinition {
   name: string;
-  handler: (data: T, job: PgBoss.Job<T>) => Promise<void>;
+  handler: (data: unknown, job: PgBoss.Job<unknown>) => Promise<void>;
   /** Optional cron schedule (pg-boss syntax) for recurring maintenance. */
   cron?: string;
   options?: PgBoss.Queue;
@@ -13,6 +19,68 @@ export interface JobDefinition<T extends object = object> {
   workers?: number;
   /** A long job run under a lease (jobs/leases.ts): handed to another worker when this one dies. */
   leased?: boolean;
+}
+
+/** What a handler knows of the job it runs, besides its payload. */
+export interface JobRun {
+  id: string;
+  /** Takes of this job before this one: 0 the first time, more on a retry (after a crash or a failure). Needs `includeMetadata`. */
+  retryCount: number;
+}
+
+/** A job type whose payload is `Static<S>`: the handler gets it checked and typed. */
+export interface TypedJob<S extends TSchema> extends Omit<JobDefinition, 'handler' | 'cron'> {
+  /** The payload's shape, checked before the handler runs. */
+  payload: S;
+  handler: (data: Static<S>, run: JobRun) => Promise<void>;
+}
+
+/**
+ * A job whose payload does not have its job type's shape: queued by an older or newer version, or
+ * by hand. It fails at once, naming the job and what is wrong, instead of deep inside its handler.
+ */
+export class JobPayloadError extends Error {
+  readonly code = 'job_payload_invalid';
+  constructor(
+    readonly jobName: string,
+    readonly jobId: string,
+    detail: string,
+  ) {
+    super(`Job ${jobName} (${jobId}) has a payload it cannot run: ${detail}`);
+    this.name = 'JobPayloadError';
+  }
+}
+
+/** The payload's first problem and what was given, short enough for a log line. */
+function payloadProblem(schema: TSchema, data: unknown): string {
+  const [error] = Value.Errors(schema, data);
+  const where = error?.instancePath || 'the payload';
+  const given = JSON.stringify(data) ?? String(data);
+  return `${where} ${error?.message ?? 'does not match'} (got ${given.length > 200 ? `${given.slice(0, 200)}…` : given})`;
+}
+
+const runOf = (job: PgBoss.Job<unknown>): JobRun => ({
+  id: job.id,
+  retryCount: 'retryCount' in job && typeof job.retryCount === 'number' ? job.retryCount : 0,
+});
+
+/** A job type with a typed payload, checked against `payload` before the handler runs (JobPayloadError when it does not match). */
+export function defineJob<S extends TSchema>({ payload, handler, ...settings }: TypedJob<S>): JobDefinition {
+  return {
+    ...settings,
+    handler: async (data, job) => {
+      if (!Value.Check(payload, data)) throw new JobPayloadError(settings.name, job.id, payloadProblem(payload, data));
+      await handler(data, runOf(job));
+    },
+  };
+}
+
+/** A recurring job without a payload (pg-boss sends its schedule's jobs with none). */
+export function defineCronJob({
+  handler,
+  ...settings
+}: Omit<JobDefinition, 'handler' | 'cron'> & { cron: string; handler: () => Promise<void> }): JobDefinition {
+  return { ...settings, handler: () => handler() };
 }
 
 /**
@@ -52,7 +120,7 @@ export async function registerJobs(
     else await boss.unschedule(job.name).catch(() => undefined);
     for (let w = 0; runWorkers && w < (job.workers ?? 1); w++) {
       const worker: { id?: string } = {};
-      worker.id = await boss.work<object>(job.name, { pollingIntervalSeconds: 2, ...(job.workOptions ?? {}), ...poll }, (batch) => {
+      worker.id = await boss.work<unknown>(job.name, { pollingIntervalSeconds: 2, ...(job.workOptions ?? {}), ...poll }, (batch) => {
         const run = (async () => {
           try {
             for (const j of batch) {

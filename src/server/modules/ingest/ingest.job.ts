@@ -1,6 +1,8 @@
+import { Type } from 'typebox';
+import { Uuid } from '../../../contract';
 import { INGEST_JOB } from '../libraries/library.service';
 import { STAGES, stageJob, type IngestService, type Stage } from './ingest.service';
-import type { JobDefinition } from '../../jobs/registry';
+import { defineJob, type JobDefinition } from '../../jobs/registry';
 
 /**
  * How each stage's job runs: handlers at once in a process (heavy stages are capped together by
@@ -22,6 +24,9 @@ export const STAGE_JOBS: Record<Stage, { workers: number; expireMinutes: number;
 /** Every ingest queue: the media's job and one per stage (recovery after a crash covers them all). */
 export const INGEST_QUEUES = [INGEST_JOB, ...STAGES.map(stageJob)];
 
+/** The payload of the media's ingest job and of every stage's job. */
+export const IngestJobPayload = Type.Object({ mediaId: Uuid });
+
 /**
  * The media's ingest job (queued by uploads, link imports and retries) starts it and queues its
  * first stages; each stage is then a job of its own; all run under leases (jobs/leases.ts). A stage
@@ -29,24 +34,25 @@ export const INGEST_QUEUES = [INGEST_JOB, ...STAGES.map(stageJob)];
  * once per media while it waits, even when both lanes finish together and queue the next.
  */
 export const ingestJobs = (ingest: IngestService): JobDefinition[] => [
-  {
+  defineJob({
     name: INGEST_JOB,
+    payload: IngestJobPayload,
     options: { name: INGEST_JOB, retryLimit: 2, retryDelay: 5, expireInSeconds: 5 * 60 },
     workOptions: { batchSize: 1, pollingIntervalSeconds: 1 },
     leased: true,
-    handler: (data) => ingest.start((data as { mediaId: string }).mediaId),
-  },
-  ...STAGES.map((stage): JobDefinition => {
+    handler: ({ mediaId }) => ingest.start(mediaId),
+  }),
+  ...STAGES.map((stage) => {
     const o = STAGE_JOBS[stage];
-    return {
+    return defineJob({
       name: stageJob(stage),
+      payload: IngestJobPayload,
       options: { name: stageJob(stage), policy: 'stately', retryLimit: o.retryLimit, retryDelay: 5, expireInSeconds: o.expireMinutes * 60 },
       // With its metadata, a job knows it is a retry (after a crash: retryCount counts the takes).
       workOptions: { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true },
       workers: o.workers,
       leased: true,
-      handler: (data, job) =>
-        ingest.runStage(stage, (data as { mediaId: string }).mediaId, { retry: ((job as { retryCount?: number }).retryCount ?? 0) > 0 }),
-    };
+      handler: ({ mediaId }, run) => ingest.runStage(stage, mediaId, { retry: run.retryCount > 0 }),
+    });
   }),
 ];
