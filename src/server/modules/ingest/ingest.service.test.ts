@@ -11,7 +11,7 @@ import { readAll, type BlobStore } from '../../adapters/blobs/blobStore';
 import type { ProbeResult } from '../../adapters/media/ffprobe';
 import type { IndexRepository } from './index.repository';
 import type { MediaRepository, MediaRow } from '../libraries/media.repository';
-import { IngestService, stageJob, type Stage } from './ingest.service';
+import { IngestService, STAGES, stageJob, type Stage } from './ingest.service';
 import { blobKeys } from '../storage/blobKeys';
 import type { IndexModels, IngestTools } from '../ports';
 
@@ -43,7 +43,7 @@ const PROBE: ProbeResult = {
   interlaced: false,
 };
 
-function world(opts: { failAt?: Stage; heavyAtOnce?: number } = {}) {
+function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow } = {}) {
   const media: MediaRow = {
     id: 'm1',
     user_id: 'u1',
@@ -70,6 +70,7 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number } = {}) {
   }> = [];
   const shots: Array<{ idx: number; start: number; end: number; description?: string }> = [];
   const charges: string[] = [];
+  const copied: Array<[string, string]> = [];
   const ran: Stage[] = [];
   const queued: string[] = [];
   let running = 0;
@@ -175,6 +176,8 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number } = {}) {
       ),
     replaceTranscript: async () => undefined,
     replaceShotTerms: async () => undefined,
+    indexedTwin: async () => opts.twin ?? null,
+    copyIndex: async (from: string, to: string) => void copied.push([from, to]),
   } as unknown as IndexRepository;
   const store = new Map<string, Buffer>();
   const blobs = {
@@ -205,7 +208,7 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number } = {}) {
       else for (const j of jobs) await j;
     }
   }
-  return { service, media, ingest, ran, queued, charges, shots, drain, store, opts, mostAtOnce: () => mostAtOnce };
+  return { service, media, ingest, ran, queued, charges, copied, shots, drain, store, opts, mostAtOnce: () => mostAtOnce };
 }
 
 describe('IngestService, stage by stage', () => {
@@ -294,5 +297,38 @@ describe('IngestService, stage by stage', () => {
     await two.drain(true);
     expect(two.media.status).toBe('completed');
     expect(two.mostAtOnce()).toBe(2);
+  });
+
+  it("a shared sample takes an indexed twin's derived files and index instead of running the stages, uncharged", async () => {
+    const twin = {
+      id: 't1',
+      kind: 'video',
+      duration: 12,
+      width: 640,
+      height: 360,
+      frame_count: 300,
+      probe: PROBE,
+      has_preview: true,
+      ingest: { done: [...STAGES], hls: { segments: 2, start: 1.4 }, charged: 120 },
+    } as unknown as MediaRow;
+    const w = world({ twin });
+    Object.assign(w.media, { blob_shared: true });
+    const files = {
+      [blobKeys.hlsPlaylist('t1')]: '#EXTM3U twin',
+      [blobKeys.hls('t1', 'seg_00000.ts')]: 'segment 0',
+      [blobKeys.hls('t1', 'seg_00001.ts')]: 'segment 1',
+      [blobKeys.strip('t1')]: 'strip',
+      [blobKeys.poster('t1')]: 'poster',
+    };
+    for (const [k, v] of Object.entries(files)) w.store.set(k, Buffer.from(v));
+    await w.service.start('m1');
+    expect(w.media.status).toBe('completed');
+    expect(w.ran).toEqual([]);
+    expect(w.queued).toEqual([]);
+    expect(w.charges).toEqual([]);
+    expect(w.copied).toEqual([['t1', 'm1']]);
+    for (const [k, v] of Object.entries(files)) expect(w.store.get(k.replace('/t1/', '/m1/'))?.toString(), k).toBe(v);
+    expect(w.media.probe).toEqual(PROBE);
+    expect(JSON.parse(w.media.ingest as unknown as string)).toMatchObject({ hls: { segments: 2, start: 1.4 }, charged: 0 });
   });
 });

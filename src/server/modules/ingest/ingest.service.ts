@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { readAll, type BlobStore } from '../../adapters/blobs/blobStore';
+import type { BlobStore } from '../../adapters/blobs/blobStore';
 import { NotMediaError } from '../../adapters/media/ffprobe';
 import { cachedExpander } from '../search/visualTerms';
 import type { IndexRepository } from './index.repository';
@@ -239,8 +239,14 @@ export class IngestService {
     ];
     for (const k of keys) {
       const from = `${blobKeys.derived(twin.id)}${k}`;
-      if (await this.d.blobs.exists(from))
-        await this.d.blobs.put(`${blobKeys.derived(media.id)}${k}`, await readAll(await this.d.blobs.read(from)));
+      if (!(await this.d.blobs.exists(from))) continue;
+      // Streamed from one key to the other (the local store never holds a segment whole in memory).
+      const body = await this.d.blobs.read(from);
+      try {
+        await this.d.blobs.put(`${blobKeys.derived(media.id)}${k}`, body);
+      } finally {
+        body.destroy();
+      }
     }
     await this.d.index.copyIndex(twin.id, media.id, media.library_id);
     await this.d.media.update(media.id, {
