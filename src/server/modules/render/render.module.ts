@@ -2,7 +2,6 @@ import { renderCompilation, renderGif, RenderToolError } from '../../adapters/me
 import type { Platform } from '../../platform';
 import type { AccountService } from '../accounts/account.service';
 import type { librariesModule } from '../libraries/libraries.module';
-import type { JobDefinition } from '../../jobs/registry';
 import type { ServerModule } from '../module';
 import type { IngestBilling } from '../ports';
 import { renderExpiryJob, renderJob } from './render.job';
@@ -35,7 +34,7 @@ export function renderModule(p: Platform, lib: ReturnType<typeof librariesModule
     pending: repo,
     module: (accounts: AccountService): ServerModule => ({
       routes: (app) => renderRoutes(app, accounts, renders),
-      jobs: [renderJob(renders, p.config.renderWorkers) as JobDefinition, renderExpiryJob(renders)],
+      jobs: [renderJob(renders, p.config.renderWorkers), renderExpiryJob(renders)],
       resumableQueues: [RENDER_JOB],
     }),
   };
