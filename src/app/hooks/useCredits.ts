@@ -1,12 +1,38 @@
+import { useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import type { BillingInfo } from '../../contract';
-import { credits, type CreditsState } from '../state/credits';
+import { errorMessage } from '../api/errorMessage';
+import { creditsQuery } from '../state/credits';
+import { session } from '../state/session';
+
+export interface CreditsView {
+  info: BillingInfo | null;
+  /** 'loading' only while there is nothing to show yet; later refreshes keep the last info on screen. */
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  /** Message of the last failed fetch (cleared by the next success). */
+  error: string | null;
+  /** The account (token subject) the info belongs to. */
+  accountId: string | null;
+}
 
 /**
- * The credits store for a component. The info is stored as a valtio `ref` (replaced whole, never
- * edited), so the snapshot hands back the very object fetched and it can be typed as such.
+ * The signed-in account's billing info for a component (the credits query, state/credits.ts).
+ * Mounting it asks for nothing more: the query is fetched, followed and refetched on focus for the
+ * account whatever shows it; `options` lets a screen ask more of it (the billing tab: on focus even
+ * when fresh).
  */
-export function useCredits(): Omit<CreditsState, 'info'> & { info: BillingInfo | null } {
-  const snap = useSnapshot(credits);
-  return { info: snap.info as BillingInfo | null, status: snap.status, error: snap.error, accountId: snap.accountId };
+export function useCredits(options: { refetchOnWindowFocus?: 'always' } = {}): CreditsView {
+  const { token, claims } = useSnapshot(session);
+  const accountId = token ? (claims?.sub ?? null) : null;
+  const query = useQuery({
+    ...creditsQuery(accountId),
+    refetchOnMount: false,
+    retryOnMount: false,
+    refetchInterval: false,
+    refetchOnWindowFocus: options.refetchOnWindowFocus ?? false,
+  });
+  const info = query.data?.info ?? null;
+  const error = query.error ? errorMessage(query.error) : null;
+  const status = !accountId ? 'idle' : info ? 'ready' : query.isFetching || !query.isError ? 'loading' : 'error';
+  return { info, status, error, accountId };
 }

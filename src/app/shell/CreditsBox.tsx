@@ -1,6 +1,6 @@
 import { MSG_BILLING, MSG_BILLING_LINKS, ROUTES, settingsPath } from '../../contract';
 import { useCredits } from '../hooks/useCredits';
-import { refreshCredits } from '../state/credits';
+import { invalidateCredits } from '../state/credits';
 import { creditFigures, formatCredits } from '../state/billingFigures';
 import { IconAlert, IconCard, IconDatabase, IconFilm, IconRefresh, IconSparkle } from '../ui/icons';
 import { Menu, MenuHeader, MenuItem, MenuLink, MenuSeparator } from '../ui/Menu';
@@ -79,7 +79,7 @@ export function CreditsBox() {
             <span className="credits-menu__status">{error ?? 'Loading your credits…'}</span>
           </MenuHeader>
           {status === 'error' && (
-            <MenuItem icon={<IconRefresh size={18} />} onSelect={() => void refreshCredits()}>
+            <MenuItem icon={<IconRefresh size={18} />} onSelect={() => void invalidateCredits()}>
               Try again
             </MenuItem>
           )}

@@ -2,7 +2,7 @@ import { subscribeKey } from 'valtio/utils';
 import { SW_REFRESH_ACCOUNT_DETAILS, type User } from '../../contract';
 import { isApiError } from '../api/ApiError';
 import { api } from '../api/instance';
-import { refreshCredits } from './credits';
+import { invalidateCredits } from './credits';
 import { adoptToken, clearSession, readStoredToken, session, setUser, TOKEN_STORAGE_KEY } from './session';
 import { isExpired, MAX_TIMER_MS, refreshDelayMs } from './tokenClaims';
 
@@ -10,7 +10,7 @@ import { isExpired, MAX_TIMER_MS, refreshDelayMs } from './tokenClaims';
 export function signedIn(user: User) {
   setUser(user);
   announceAccountChange();
-  void refreshCredits();
+  void invalidateCredits();
 }
 
 let inflight: Promise<User | null> | null = null;
@@ -100,7 +100,7 @@ export async function resyncFromStorage(): Promise<User | null> {
   }
   // The other tab may have spent or bought credits; with no session left this does nothing (and the
   // credits store already cleared itself when the token went).
-  const [user] = await Promise.all([refreshAccount(), refreshCredits()]);
+  const [user] = await Promise.all([refreshAccount(), invalidateCredits()]);
   return user;
 }
 

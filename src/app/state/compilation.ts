@@ -3,7 +3,7 @@
 import { MSG_DOWNLOAD, MSG_MERGE, MSG_RENDER, RENDER_DEFAULT_HEIGHT, momentFilename, type CompilationClip } from '../../contract';
 import { isApiError } from '../api/ApiError';
 import { renderingApi } from '../api/instance';
-import { refreshCredits } from './credits';
+import { invalidateCredits } from './credits';
 import { downloadCost, saveAs } from './downloads';
 import { awaitRender, RenderFailedError, withRetry } from './renderPolling';
 import { showProgressToast, showToast } from './toasts';
@@ -57,6 +57,6 @@ export async function downloadCompilation(clips: CompilationRange[], libraryName
     else showToast(MSG_MERGE.compilationFailed, { title: MSG_DOWNLOAD.errorTitle, tone: 'error', durationMs: MSG_DOWNLOAD.toastMs });
     return false;
   } finally {
-    void refreshCredits({ quiet: true });
+    void invalidateCredits({ quiet: true });
   }
 }

@@ -13,7 +13,7 @@ import {
 } from '../../contract';
 import { isApiError } from '../api/ApiError';
 import { renderingApi, searchApi } from '../api/instance';
-import { credits, refreshCredits } from './credits';
+import { creditsInfo, invalidateCredits } from './credits';
 import { awaitRender, RenderFailedError, withRetry } from './renderPolling';
 import { showProgressToast, showToast } from './toasts';
 
@@ -56,7 +56,7 @@ const rangeOf = (m: Pick<MomentToTake, 'start' | 'end' | 'mediaDuration'>): Rend
 export function downloadCost(renders: ReadonlyArray<readonly RenderRange[]>, format: MomentDownloadFormat, removeWatermark: boolean) {
   const files = format === 'both' ? 2 : format === 'srt' ? 0 : 1;
   const cost = removeWatermark ? files * renders.reduce((sum, ranges) => sum + renderCredits(ranges), 0) : 0;
-  const balance = credits.info?.creditsLeft ?? 0;
+  const balance = creditsInfo()?.creditsLeft ?? 0;
   // The server's gate (contract canAfford: the spec's purchase tolerance applies).
   return { cost, balance, enough: canAfford(balance, cost) };
 }
@@ -144,7 +144,7 @@ export async function downloadMoment(m: MomentToTake, format: MomentDownloadForm
     }
     return false;
   } finally {
-    if (format !== 'srt') void refreshCredits({ quiet: true });
+    if (format !== 'srt') void invalidateCredits({ quiet: true });
   }
 }
 
@@ -176,6 +176,6 @@ export async function downloadMoments(
   toast.done();
   if (saved) showToast(MSG_DOWNLOAD.complete(saved), { title: MSG_DOWNLOAD.completeTitle, tone: 'success' });
   else showToast(MSG_DOWNLOAD.failed(lastError), { title: MSG_DOWNLOAD.failedTitle, tone: 'error' });
-  if (format !== 'srt') void refreshCredits({ quiet: true });
+  if (format !== 'srt') void invalidateCredits({ quiet: true });
   return saved;
 }

@@ -1,61 +1,51 @@
-import { proxy } from 'valtio';
-import { subscribeKey } from 'valtio/utils';
+import { queryOptions } from '@tanstack/react-query';
 import type { Library } from '../../contract';
-import { errorMessage } from '../api/errorMessage';
 import { libraryApi } from '../api/instance';
+import { queryClient } from '../api/queryClient';
+import { queryKeys } from '../api/queryKeys';
 import { session } from './session';
 
-/** The signed-in account's libraries, shared by the workspace, the libraries page and the library page. */
-export const libraries = proxy<{ items: Library[] | null; status: 'idle' | 'loading' | 'ready' | 'error'; error: string | null }>({
-  items: null,
-  status: 'idle',
-  error: null,
-});
-
-let inflight: Promise<Library[] | null> | null = null;
-
-/** Loads the list (retried with backoff up to 3 times, as the spec asks of the default library load). */
-export function loadLibraries(): Promise<Library[] | null> {
-  inflight ??= (async () => {
-    if (!libraries.items) libraries.status = 'loading';
-    let lastError: unknown = null;
-    for (let attempt = 0; attempt <= 3; attempt++) {
-      if (attempt) await new Promise((r) => setTimeout(r, 500 * 2 ** (attempt - 1)));
-      try {
-        const items = await libraryApi.list();
-        libraries.items = items;
-        libraries.status = 'ready';
-        libraries.error = null;
-        return items;
-      } catch (e) {
-        lastError = e;
-        if (!session.token) break;
-      }
-    }
-    libraries.status = 'error';
-    libraries.error = errorMessage(lastError);
-    return null;
-  })().finally(() => {
-    inflight = null;
+/**
+ * The signed-in account's libraries, shared by the workspace, the libraries page, the search page
+ * and the download menu, as server state (`queryKeys.libraries(account)`). Removed with the
+ * account's other queries when the session ends: another account's libraries never show.
+ */
+export const librariesQuery = (accountId: string | null) =>
+  queryOptions({
+    queryKey: queryKeys.libraries(accountId ?? ''),
+    queryFn: () => libraryApi.list(),
+    enabled: accountId !== null,
+    // Retried with backoff up to 3 times (0.5, 1 and 2 s), as the spec asks of the default library
+    // load; not once the session is gone.
+    retry: (failures) => failures < 3 && session.token !== null,
+    retryDelay: (failures) => 500 * 2 ** failures,
+    networkMode: 'always',
+    // Each screen that lists them asks afresh when it opens (they change on other devices too).
+    staleTime: 0,
   });
-  return inflight;
-}
 
-/** Puts a fresh copy of one library into the list (after create, rename or a page load). */
+const currentAccount = () => (session.token ? (session.claims?.sub ?? null) : null);
+
+/** Puts a fresh copy of one library into the list (a library page's load), without asking again. */
 export function upsertLibrary(library: Library) {
-  if (!libraries.items) return;
-  const i = libraries.items.findIndex((l) => l._id === library._id);
-  if (i >= 0) libraries.items[i] = library;
-  else libraries.items.push(library);
+  const accountId = currentAccount();
+  if (!accountId) return;
+  queryClient.setQueryData<Library[]>(queryKeys.libraries(accountId), (items) => {
+    if (!items) return items;
+    const i = items.findIndex((l) => l._id === library._id);
+    return i >= 0 ? items.map((l) => (l._id === library._id ? library : l)) : [...items, library];
+  });
 }
 
-export function dropLibrary(id: string) {
-  if (libraries.items) libraries.items = libraries.items.filter((l) => l._id !== id);
+/**
+ * After a library was created, renamed, deleted or uploaded into: the server's answer (if any) is
+ * put into the list at once, and the list is asked again (counts, covers).
+ */
+export function invalidateLibraries(change?: { saved: Library } | { deleted: string }) {
+  const accountId = currentAccount();
+  if (!accountId) return Promise.resolve();
+  const key = queryKeys.libraries(accountId);
+  if (change && 'saved' in change) upsertLibrary(change.saved);
+  else if (change) queryClient.setQueryData<Library[]>(key, (items) => items?.filter((l) => l._id !== change.deleted));
+  return queryClient.invalidateQueries({ queryKey: key });
 }
-
-// Another account's libraries must never show: the list goes with the session.
-subscribeKey(session, 'token', (token) => {
-  if (token) return;
-  libraries.items = null;
-  libraries.status = 'idle';
-});

@@ -77,7 +77,9 @@ async function load() {
   const session = await import('./session');
   const sw = await import('./serviceWorker');
   const credits = await import('./credits');
-  return { ...session, ...sw, ...credits };
+  const { queryClient } = await import('../api/queryClient');
+  const { queryKeys } = await import('../api/queryKeys');
+  return { ...session, ...sw, ...credits, queryClient, queryKeys };
 }
 
 describe('REFRESH_ACCOUNT_DETAILS and cross-tab sync', () => {
@@ -98,18 +100,19 @@ describe('REFRESH_ACCOUNT_DETAILS and cross-tab sync', () => {
     serverCredits.u5 = 20_000;
     storage.setItem(m.TOKEN_STORAGE_KEY, tokenFor('u5'));
     await m.refreshAccountDetails(vi.fn(), () => ROUTES.workspace);
-    expect(m.credits.info?.creditsLeft).toBe(20_000);
-    expect(m.credits.accountId).toBe('u5');
+    expect(m.creditsInfo()?.creditsLeft).toBe(20_000);
+    expect(m.queryClient.getQueryData<{ info: BillingInfo }>(m.queryKeys.credits('u5'))?.info.creditsLeft).toBe(20_000);
 
     // Another tab bought credits: the same token, a new balance.
     serverCredits.u5 = 70_000;
     await m.refreshAccountDetails(vi.fn(), () => ROUTES.workspace);
-    expect(m.credits.info?.creditsLeft).toBe(70_000);
+    expect(m.creditsInfo()?.creditsLeft).toBe(70_000);
 
     storage.removeItem(m.TOKEN_STORAGE_KEY);
     await m.refreshAccountDetails(vi.fn(), () => ROUTES.workspace);
-    await vi.waitFor(() => expect(m.credits.info).toBeNull());
-    expect(m.credits.accountId).toBeNull();
+    await vi.waitFor(() => expect(m.creditsInfo()).toBeNull());
+    // The account's queries went with its session: nothing of it is left to show.
+    expect(m.queryClient.getQueryData(m.queryKeys.credits('u5'))).toBeUndefined();
   });
 
   it('sends an unverified user to /verify-email', async () => {

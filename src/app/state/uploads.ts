@@ -4,7 +4,8 @@ import { MSG_LIB, MSG_MEDIA, TOAST_MS } from '../../contract';
 import { fingerprintFile } from '../../workers/fingerprint/fingerprintClient';
 import { libraryApi } from '../api/instance';
 import { API_BASE } from '../config';
-import { refreshCredits } from './credits';
+import { invalidateCredits } from './credits';
+import { invalidateLibraries } from './libraries';
 import { session } from './session';
 import { playDoneSound } from './sounds';
 import { showProgressToast, showToast, type ProgressToast } from './toasts';
@@ -89,8 +90,9 @@ export const uploadQueue = new UploadQueue(
       else showToast(MSG_MEDIA.clearFailed, { tone: 'error' });
     },
     drained: () => {
-      // Credits are refetched after uploads (sections 4 and 7).
-      void refreshCredits();
+      // Credits are refetched after uploads (sections 4 and 7), and the libraries' counts.
+      void invalidateCredits();
+      void invalidateLibraries();
     },
   },
   { keepFile: (file) => ref(file) },

@@ -1,6 +1,6 @@
 import { isAllowedRedirect, MSG_BILLING, type PurchaseAnswer } from '../../../contract';
 import { ALLOWED_REDIRECT_HOSTS } from '../../config';
-import { refreshCredits } from '../../state/credits';
+import { invalidateCredits } from '../../state/credits';
 import { showToast } from '../../state/toasts';
 
 /** Whether the app may send the user to `url`: its own origin, or an allow-listed host (spec section 8). */
@@ -35,7 +35,7 @@ export async function openExternal(address: () => Promise<string>, onError: (err
 }
 
 /**
- * Follows a purchase answer: settled (or scheduled) purchases refresh the credits so the header
+ * Follows a purchase answer: settled (or scheduled) purchases invalidate the credits so the header
  * shows them at once; a checkout page is opened in this tab when its host is allowed.
  */
 export async function followPurchase(answer: PurchaseAnswer): Promise<'settled' | 'redirected' | 'blocked'> {
@@ -47,6 +47,6 @@ export async function followPurchase(answer: PurchaseAnswer): Promise<'settled' 
     showToast(MSG_BILLING.redirectBlocked, { tone: 'error' });
     return 'blocked';
   }
-  await refreshCredits();
+  await invalidateCredits();
   return 'settled';
 }

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { MSG, type Library } from '../../../contract';
-import { libraries, loadLibraries } from '../../state/libraries';
+import { useLibraries } from '../../hooks/useLibraries';
 import { session } from '../../state/session';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -15,16 +15,13 @@ import './libraries.css';
 
 /** /libraries: every library as a card, with create, rename and delete where the rules allow. */
 export default function LibrariesScreen() {
-  const { items, status, error } = useSnapshot(libraries);
+  // Asked afresh each time the page opens.
+  const { items, status, error, reload } = useLibraries();
   const { user } = useSnapshot(session);
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<Library | null>(null);
   const [deleting, setDeleting] = useState<Library | null>(null);
   const createBlocked = user?.isVerified === false ? MSG.verifyToAdd : null;
-
-  useEffect(() => {
-    void loadLibraries();
-  }, []);
 
   // Own libraries first (default first), then the demo library.
   const sorted = [...((items ?? []) as Library[])].sort(
@@ -51,7 +48,7 @@ export default function LibrariesScreen() {
       )}
       {!items ? (
         status === 'error' ? (
-          <LoadFailed title="We couldn't load your libraries" onRetry={() => void loadLibraries()}>
+          <LoadFailed title="We couldn't load your libraries" onRetry={reload}>
             {error}
           </LoadFailed>
         ) : (

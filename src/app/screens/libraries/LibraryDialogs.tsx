@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { DEFAULT_LIBRARY_NAME, LIBRARY_NAME_MAX, libraryPath, type Library } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { libraryApi } from '../../api/instance';
-import { dropLibrary, upsertLibrary } from '../../state/libraries';
+import { invalidateLibraries } from '../../state/libraries';
 import { showToast } from '../../state/toasts';
 import { ConfirmDeleteDialog, RenameDialog } from '../../shell/ActionDialogs';
 import { IconButton } from '../../ui/Button';
@@ -38,7 +38,7 @@ export function CreateLibraryDialog({ onClose }: { onClose: () => void }) {
     setError(null);
     try {
       const library = await libraryApi.create(name.trim() || DEFAULT_LIBRARY_NAME);
-      upsertLibrary(library);
+      void invalidateLibraries({ saved: library });
       onClose();
       void navigate(libraryPath(library._id));
       void enqueueFiles(files, { libraryId: library._id, folderId: library.rootFolderId });
@@ -91,7 +91,7 @@ export function CreateLibraryDialog({ onClose }: { onClose: () => void }) {
 /** Rename a library: preselected current name; saved only when non-empty and different. */
 export function RenameLibraryDialog({ library, onClose }: { library: Library; onClose: () => void }) {
   const rename = async (name: string) => {
-    upsertLibrary(await libraryApi.rename(library._id, name));
+    void invalidateLibraries({ saved: await libraryApi.rename(library._id, name) });
     showToast('Library renamed', { tone: 'success' });
   };
   return (
@@ -109,7 +109,7 @@ export function RenameLibraryDialog({ library, onClose }: { library: Library; on
 export function DeleteLibraryDialog({ library, onClose }: { library: Library; onClose: () => void }) {
   const remove = async () => {
     const { freedBytes } = await libraryApi.remove(library._id);
-    dropLibrary(library._id);
+    void invalidateLibraries({ deleted: library._id });
     showToast(`Library deleted. This operation freed ${formatBytes(freedBytes)} of storage.`, { tone: 'success' });
   };
   const n = library.stats.count;

@@ -1,9 +1,8 @@
 import { useState, type ReactElement } from 'react';
-import { useSnapshot } from 'valtio';
 import { DOWNLOAD_FORMAT_LABEL, MSG_DOWNLOAD, type Media, type Moment, type MomentDownloadFormat } from '../../../contract';
 import { useCredits } from '../../hooks/useCredits';
+import { useLibraries } from '../../hooks/useLibraries';
 import { downloadMoment, momentCost, type MomentToTake } from '../../state/downloads';
-import { libraries } from '../../state/libraries';
 import { Menu, MenuCheckboxItem, MenuHeader, MenuItem, MenuSeparator } from '../../ui/Menu';
 import { mediaNameOf } from '../search/mediaInfo';
 
@@ -11,7 +10,7 @@ const FORMATS: MomentDownloadFormat[] = ['mp4', 'gif', 'both', 'srt'];
 
 /** The library's name for download file names (`{library}_{media}.mp4`). */
 export function useLibraryName(libraryId: string): string {
-  const { items } = useSnapshot(libraries);
+  const { items } = useLibraries({ refetchOnMount: false });
   return items?.find((l) => l._id === libraryId)?.name ?? 'library';
 }
 

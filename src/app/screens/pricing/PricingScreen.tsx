@@ -17,7 +17,7 @@ import { billingApi } from '../../api/instance';
 import { SALES_EMAIL } from '../../config';
 import { formatCredits, formatDate } from '../../state/billingFigures';
 import { useCredits } from '../../hooks/useCredits';
-import { credits, refreshCredits } from '../../state/credits';
+import { creditsInfo, invalidateCredits } from '../../state/credits';
 import { session } from '../../state/session';
 import { showToast } from '../../state/toasts';
 import { Alert } from '../../ui/Alert';
@@ -103,7 +103,7 @@ export function PricingScreen() {
 
   // Which plan is the user's decides every button: make sure it is known.
   useEffect(() => {
-    if (signedIn && !credits.info) void refreshCredits();
+    if (signedIn && !creditsInfo()) void invalidateCredits();
   }, [signedIn]);
 
   const purchase = async (target: SubscriptionProduct, call: () => Promise<PurchaseAnswer>) => {
@@ -111,7 +111,7 @@ export function PricingScreen() {
     try {
       const answer = await call();
       if ((await followPurchase(answer)) === 'settled') {
-        showToast(planSettledText(answer, target, credits.info), { tone: 'success', durationMs: 6000 });
+        showToast(planSettledText(answer, target, creditsInfo()), { tone: 'success', durationMs: 6000 });
       }
       setChange(null);
     } catch (e) {
@@ -155,7 +155,7 @@ export function PricingScreen() {
       {signedIn && !billingInfo && billingStatus === 'error' && (
         <div className="pricing__billing-error">
           <Alert tone="error">{MSG.billingError(billingError ?? MSG.unexpected)}</Alert>
-          <Button variant="secondary" size="sm" onClick={() => void refreshCredits({ quiet: true })}>
+          <Button variant="secondary" size="sm" onClick={() => void invalidateCredits({ quiet: true })}>
             <IconRefresh size={16} /> Try again
           </Button>
         </div>

@@ -1,19 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import {
-  MSG_SEARCH,
-  TOAST_MS,
-  parseMomentId,
-  type Library,
-  type Media,
-  type Moment,
-  type SearchRequest,
-  type SearchResultType,
-} from '../../../contract';
+import { MSG_SEARCH, TOAST_MS, parseMomentId, type Media, type Moment, type SearchRequest, type SearchResultType } from '../../../contract';
+import { useLibraries } from '../../hooks/useLibraries';
 import { useEscapeToClear } from '../../hooks/useEscapeToClear';
 import { lastLibraries, noteLibrariesUsed } from '../../state/lastLibraries';
-import { libraries, loadLibraries } from '../../state/libraries';
 import { showToast } from '../../state/toasts';
 import { preferences, setPreference } from '../../state/preferences';
 import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
@@ -62,8 +53,7 @@ export default function SearchScreen() {
   const [params, setParams] = useSearchParams();
   const unifiedEnabled = isUnifiedSearchEnabled();
   const query = useMemo(() => parseSearchQuery(params, unifiedEnabled), [params, unifiedEnabled]);
-  const { items, status: librariesStatus, error: librariesError } = useSnapshot(libraries);
-  const list = items as Library[] | null;
+  const { items: list, status: librariesStatus, error: librariesError, reload: reloadLibraries } = useLibraries();
   const { autoplaymoments } = useSnapshot(preferences);
   const { selected, selecting } = useSnapshot(searchState);
   const queryImage = useQueryImage(query.image);
@@ -84,9 +74,6 @@ export default function SearchScreen() {
     }
   }, [query.text]);
 
-  useEffect(() => {
-    void loadLibraries();
-  }, []);
   // A file dropped beside the search bar must not make the browser leave the page to open it.
   useEffect(() => {
     const guard = (e: DragEvent) => {
@@ -311,7 +298,7 @@ export default function SearchScreen() {
   const librariesAlert = librariesStatus === 'error' && (
     <Alert tone="error" title="We couldn't load your libraries">
       {librariesError}{' '}
-      <Button variant="link" onClick={() => void loadLibraries()}>
+      <Button variant="link" onClick={reloadLibraries}>
         Try again
       </Button>
     </Alert>

@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/errorMessage';
 import { billingApi } from '../../api/instance';
 import { creditFigures, formatCredits, formatDate, hasSubscription, notesBySpendOrder, renewalState } from '../../state/billingFigures';
 import { useCredits } from '../../hooks/useCredits';
-import { awaitCreditsChange, credits, refreshCredits } from '../../state/credits';
+import { awaitCreditsChange, creditsInfo, invalidateCredits } from '../../state/credits';
 import { showToast } from '../../state/toasts';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -32,27 +32,17 @@ function openPortal() {
 
 /** Loading, failure and timeout of the first load; the page itself once there is data. */
 export function BillingTab() {
-  const { info, status, error } = useCredits();
+  // Coming back from the billing portal's tab shows what was changed there: refetched on focus
+  // even when fresh.
+  const { info, status, error } = useCredits({ refetchOnWindowFocus: 'always' });
   const [timedOut, setTimedOut] = useState(false);
   const [searchParams, setSearchParams] = useSearchParams();
   const waiting = !info && status !== 'error';
 
-  // Fresh figures whenever the tab opens (a purchase or a cancellation may have happened elsewhere).
+  // Fresh figures whenever the tab opens (a purchase or a cancellation may have happened elsewhere);
+  // a failure is toasted when there are figures on screen, else the tab says it.
   useEffect(() => {
-    void refreshCredits({ quiet: !credits.info });
-  }, []);
-
-  // Coming back from the billing portal's tab shows what was changed there.
-  useEffect(() => {
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') void refreshCredits({ quiet: true });
-    };
-    window.addEventListener('focus', onVisible);
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      window.removeEventListener('focus', onVisible);
-      document.removeEventListener('visibilitychange', onVisible);
-    };
+    void invalidateCredits({ quiet: !creditsInfo() });
   }, []);
 
   useEffect(() => {
@@ -81,7 +71,7 @@ export function BillingTab() {
         size="sm"
         onClick={() => {
           setTimedOut(false);
-          void refreshCredits({ quiet: true });
+          void invalidateCredits({ quiet: true });
         }}
       >
         <IconRefresh size={16} /> Try again

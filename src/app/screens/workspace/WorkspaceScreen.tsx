@@ -1,8 +1,7 @@
-import { useEffect } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { MSG, ROUTES, libraryPath, type Library } from '../../../contract';
-import { libraries, loadLibraries } from '../../state/libraries';
+import { useLibraries } from '../../hooks/useLibraries';
 import { session } from '../../state/session';
 import { IconChevronLeft } from '../../ui/icons';
 import { LoadFailed } from '../../ui/LoadFailed';
@@ -26,26 +25,18 @@ const DEMO_POLL_MS = 2000;
  */
 export default function WorkspaceScreen() {
   const { user } = useSnapshot(session);
-  const { items, status, error } = useSnapshot(libraries);
+  // Asked afresh when the page opens; while the demo's samples are being indexed, its card follows
+  // them until they are ready.
+  const { items, status, error, reload } = useLibraries({
+    pollMs: (list) => (list?.some((l) => l.isDemo && demoReadiness(l.stats).indexing) ? DEMO_POLL_MS : false),
+  });
   const navigate = useNavigate();
-
-  useEffect(() => {
-    void loadLibraries();
-  }, []);
-
-  // While the demo's samples are being indexed, its card follows them until they are ready.
-  const demoIndexing = (items as Library[] | null)?.some((l) => l.isDemo && demoReadiness(l.stats).indexing) ?? false;
-  useEffect(() => {
-    if (!demoIndexing) return;
-    const timer = setInterval(() => void loadLibraries(), DEMO_POLL_MS);
-    return () => clearInterval(timer);
-  }, [demoIndexing]);
 
   if (!items) {
     if (status !== 'error') return <PageSpinner label="Loading your workspace" />;
     return (
       <div className="page">
-        <LoadFailed title="We couldn't load your libraries" onRetry={() => void loadLibraries()}>
+        <LoadFailed title="We couldn't load your libraries" onRetry={reload}>
           {error}
         </LoadFailed>
       </div>

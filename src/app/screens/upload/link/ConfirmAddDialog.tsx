@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { useSnapshot } from 'valtio';
 import {
   canAfford,
   DEFAULT_IMPORT_COLLECTION_NAME,
@@ -9,7 +8,7 @@ import {
   recogniseYouTube,
   type LinkInfo,
 } from '../../../../contract';
-import { credits } from '../../../state/credits';
+import { useCredits } from '../../../hooks/useCredits';
 import { Alert } from '../../../ui/Alert';
 import { Button } from '../../../ui/Button';
 import { Checkbox } from '../../../ui/Checkbox';
@@ -45,7 +44,7 @@ export function ConfirmAddDialog({
   onClose: () => void;
   onConfirm: (choice: ConfirmAddChoice) => void;
 }) {
-  const creditsSnap = useSnapshot(credits);
+  const { info: billingInfo } = useCredits();
   const [newLibrary, setNewLibrary] = useState(forceNewLibrary);
   const [name, setName] = useState('');
   const [generating, setGenerating] = useState(false);
@@ -61,7 +60,7 @@ export function ConfirmAddDialog({
   }, [newLibrary, info]);
 
   const durations = videos.map((v) => v.duration);
-  const balance = creditsSnap.info?.creditsLeft ?? null;
+  const balance = billingInfo?.creditsLeft ?? null;
   // What indexing will charge for these videos (the charge's own rule, contract ingestCost); unknown
   // while a length is unknown, and then said so rather than guessed.
   const figures = balance === null ? null : importCredits(durations, balance);

@@ -11,9 +11,9 @@ import {
 } from '../../../../contract';
 import { RequestCancelledError } from '../../../api/external';
 import { externalApi, libraryApi } from '../../../api/instance';
-import { refreshCredits } from '../../../state/credits';
+import { invalidateCredits } from '../../../state/credits';
 import { noteLibrariesUsed } from '../../../state/lastLibraries';
-import { upsertLibrary } from '../../../state/libraries';
+import { invalidateLibraries } from '../../../state/libraries';
 import { showToast } from '../../../state/toasts';
 import { Button } from '../../../ui/Button';
 import { IconExternal } from '../../../ui/icons';
@@ -94,7 +94,7 @@ export function LinkTab({
       let dest = target;
       if (newLibraryName !== null || !dest) {
         const lib = await libraryApi.create(newLibraryName ?? '');
-        upsertLibrary(lib);
+        void invalidateLibraries({ saved: lib });
         dest = { libraryId: lib._id, folderId: lib.rootFolderId };
       }
       const { libraryId, folderId } = dest;
@@ -111,7 +111,7 @@ export function LinkTab({
       if (answer.media.length) showToast(`${answer.media.length} video(s) added. They are indexed once downloaded.`, { tone: 'success' });
       if (answer.failed.length)
         showToast([...new Set(answer.failed.map((f) => f.message))].join(', '), { tone: 'error', title: MSG_EXTERNAL.uploadUrlFailed });
-      void refreshCredits({ quiet: true });
+      void invalidateCredits({ quiet: true });
       // The search page opens next on the library the links went into.
       if (answer.media.length) noteLibrariesUsed([libraryId]);
       setPending(null);
