@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
-import { useSnapshot } from 'valtio';
+import { useState } from 'react';
 import { MSG_MEDIA, type Media } from '../../contract';
-import { ensurePreviewToken, pictureUrl, previewTokens } from '../state/previewTokens';
+import { usePreviewToken } from '../hooks/usePreviewToken';
+import { pictureUrl } from '../state/previewTokens';
 import { Spinner } from '../ui/Spinner';
 import './media.css';
 
@@ -14,14 +14,10 @@ export const isPhoto = (media: Pick<Media, 'kind'> | undefined) => media?.kind =
  * with a spinner while it loads and a plain message if it cannot.
  */
 export function PhotoView({ media }: { media: Pick<Media, '_id' | 'libraryId' | 'metadata'> }) {
-  const token = useSnapshot(previewTokens).byLibrary[media.libraryId]?.token ?? null;
+  const token = usePreviewToken(media.libraryId);
   const src = token ? pictureUrl(media.libraryId, media._id, token) : null;
   const [state, setState] = useState<{ src: string | null; shown: 'loading' | 'loaded' | 'failed' }>({ src, shown: 'loading' });
   const shown = state.src === src ? state.shown : 'loading';
-
-  useEffect(() => {
-    void ensurePreviewToken(media.libraryId);
-  }, [media.libraryId]);
 
   return (
     <div className="photo-view" data-state={shown}>

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useSnapshot } from 'valtio';
 import { MSG_LIB, WELCOME_LIBRARY_NAME, libraryPath, mediaCountLabel, type Library } from '../../../contract';
-import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { usePreviewToken } from '../../hooks/usePreviewToken';
+import { thumbnailUrl } from '../../state/previewTokens';
 import { IconButton } from '../../ui/Button';
 import { IconExternal, IconFilm, IconLock, IconMore, IconPencil, IconTrash } from '../../ui/icons';
 import { Menu, MenuItem, MenuLink, MenuSeparator } from '../../ui/Menu';
@@ -17,13 +17,10 @@ export const canRenameLibrary = (l: Library) => !l.isReadOnly;
 
 /** The card's picture: the poster of the library's latest media that has one, or a placeholder. */
 export function LibraryThumb({ library }: { library: Library }) {
-  const { byLibrary } = useSnapshot(previewTokens);
-  const token = byLibrary[library._id]?.token;
   const mediaId = library.coverMediaId;
+  // Asked for only when there is a cover to show.
+  const token = usePreviewToken(library._id, Boolean(mediaId));
   const [failed, setFailed] = useState<string | null>(null);
-  useEffect(() => {
-    if (mediaId) void ensurePreviewToken(library._id);
-  }, [library._id, mediaId]);
   const src = mediaId && token ? thumbnailUrl(library._id, mediaId, token) : null;
   return (
     <div className="library-card__thumb">

@@ -1,5 +1,4 @@
 import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useSnapshot } from 'valtio';
 import {
   canOpenMedia,
   describeMissingFeature,
@@ -15,7 +14,8 @@ import { isApiError } from '../../api/ApiError';
 import { isPhoto, PhotoView } from '../../media/PhotoView';
 import { libraryApi } from '../../api/instance';
 import { copyMediaLink } from '../../state/clipboard';
-import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { usePreviewToken } from '../../hooks/usePreviewToken';
+import { thumbnailUrl } from '../../state/previewTokens';
 import { showToast } from '../../state/toasts';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -171,8 +171,8 @@ const watchable = (media: Media) => canOpenMedia(media) && media.kind === 'video
 const shownAsPhoto = (media: Media) => isPhoto(media) && media.status !== 'uploading' && !FAILED_STATUSES.includes(media.status);
 
 function MediaDetails({ media, tab, onTabChange }: { media: Media; tab: LibraryTab; onTabChange: (tab: LibraryTab) => void }) {
-  const { byLibrary } = useSnapshot(previewTokens);
-  const token = byLibrary[media.libraryId]?.token;
+  // The library page asks for the token; the modal reads it.
+  const token = usePreviewToken(media.libraryId, false);
   const [src, setSrc] = useState<string | null>(null);
   const streamed = watchable(media);
   const playable = media.status === 'completed' && media.kind === 'video' && !streamed;

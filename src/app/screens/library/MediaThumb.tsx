@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { useSnapshot } from 'valtio';
 import { hasPoster, type Media } from '../../../contract';
-import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { usePreviewToken } from '../../hooks/usePreviewToken';
+import { thumbnailUrl } from '../../state/previewTokens';
 import { IconFilm } from '../../ui/icons';
 
 /** Frames shown, one after another, while a card is hovered with autoplay on. */
@@ -14,8 +14,8 @@ const HOVER_FRAME_MS = 600;
  * preview that needs no video stream.
  */
 export function MediaThumb({ media, playing = false }: { media: Media; playing?: boolean }) {
-  const { byLibrary } = useSnapshot(previewTokens);
-  const token = byLibrary[media.libraryId]?.token ?? null;
+  // The library page asks for the token; a thumbnail only reads it.
+  const token = usePreviewToken(media.libraryId, false);
   const [failedFor, setFailedFor] = useState<string | null>(null);
   const [frame, setFrame] = useState(0);
   const duration = media.metadata.video.duration;

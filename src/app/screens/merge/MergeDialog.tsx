@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { useSnapshot } from 'valtio';
 import { clipsBlockedReason, MSG_DOWNLOAD, MSG_MERGE, type Library, type Media, type Moment } from '../../../contract';
 import { SequenceEngine, type SequenceEngineState } from '../../../engine/sequence/SequenceEngine';
 import type { SequenceClip } from '../../../engine/sequence/sequenceModel';
 import { buildCompilationPreview, stopCompileWorkers } from '../../../workers/compile/compileClient';
 import { useCredits } from '../../hooks/useCredits';
 import { compilationCost, downloadCompilation, type CompilationRange } from '../../state/compilation';
-import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { usePreviewTokens } from '../../hooks/usePreviewToken';
+import { ensurePreviewToken, previewTokenOf, thumbnailUrl } from '../../state/previewTokens';
 import { showToast } from '../../state/toasts';
 import { Button, IconButton } from '../../ui/Button';
 import { CheckboxControl } from '../../ui/Checkbox';
@@ -99,9 +99,10 @@ export default function MergeDialog({
   const [videoB, setVideoB] = useState<HTMLVideoElement | null>(null);
   const playback = useRef<SequencePlayback | null>(null);
   const state = useSequenceState(engine);
-  const { byLibrary } = useSnapshot(previewTokens);
   const libraryIds = useMemo(() => [...new Set(initial.map((c) => c.extendedMediaId.libraryId))], [initial]);
-  const tokensReady = libraryIds.every((id) => byLibrary[id]?.token);
+  // Each library's token, fetched when missing or about to expire.
+  const tokens = usePreviewTokens(libraryIds);
+  const tokensReady = libraryIds.every((id) => tokens[id]);
   const [view, setView] = useState<View>('sequence');
   const [preview, setPreview] = useState<{ url: string; ms: number } | null>(null);
   const [building, setBuilding] = useState(false);
@@ -111,10 +112,6 @@ export default function MergeDialog({
   const { info } = useCredits();
   useSessionSound(videoA);
   useSessionSound(videoB);
-
-  useEffect(() => {
-    for (const id of libraryIds) void ensurePreviewToken(id);
-  }, [libraryIds]);
 
   // The editor: created once with the selection; its callbacks reach the player through the ref.
   useEffect(() => {
@@ -153,11 +150,10 @@ export default function MergeDialog({
   // The two players, once the editor and the preview tokens are there.
   useEffect(() => {
     if (!engine || !videoA || !videoB || !tokensReady) return;
-    const tokens = previewTokens.byLibrary;
     const p = new SequencePlayback({
       videos: [videoA, videoB],
       urlOf: (clip) => {
-        const token = tokens[clip.extendedMediaId.libraryId]?.token;
+        const token = previewTokenOf(clip.extendedMediaId.libraryId);
         return token ? previewPlaylistUrl(clip.extendedMediaId.libraryId, clip.extendedMediaId.mediaId, token) : null;
       },
       onTime: (t) => engine.setPlaybackTime(t),
@@ -214,11 +210,7 @@ export default function MergeDialog({
       const { blob } = await buildCompilationPreview(
         state.clips.map((c) => ({
           playlistUrl: new URL(
-            previewPlaylistUrl(
-              c.extendedMediaId.libraryId,
-              c.extendedMediaId.mediaId,
-              previewTokens.byLibrary[c.extendedMediaId.libraryId]!.token,
-            ),
+            previewPlaylistUrl(c.extendedMediaId.libraryId, c.extendedMediaId.mediaId, previewTokenOf(c.extendedMediaId.libraryId)!),
             location.href,
           ).href,
           start: c.beginEndTimestamp.startTime,
@@ -346,7 +338,7 @@ export default function MergeDialog({
 
 /** The picture of a clip's first frame (the server's thumbnail), or null without a preview token. */
 function pictureUrl(clip: SequenceClip): string | null {
-  const token = previewTokens.byLibrary[clip.extendedMediaId.libraryId]?.token;
+  const token = previewTokenOf(clip.extendedMediaId.libraryId);
   return token ? thumbnailUrl(clip.extendedMediaId.libraryId, clip.extendedMediaId.mediaId, token, clip.beginEndTimestamp.startTime) : null;
 }
 

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref, type RefObject } from 'react';
-import { useSnapshot } from 'valtio';
 import { MSG_MOMENT, type Media } from '../../../contract';
 import { focusedByKeyboard, watchFocusOrigin } from '../../../engine/core/focusOrigin';
 import { takesSpace } from '../../../engine/kernels';
 import type { TimeRange } from '../../state/momentEdits';
-import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { usePreviewToken } from '../../hooks/usePreviewToken';
+import { thumbnailUrl } from '../../state/previewTokens';
 import { IconButton } from '../../ui/Button';
 import { IconAlert, IconFilm, IconFullscreen, IconFullscreenExit, IconPause, IconPlay } from '../../ui/icons';
 import { SegmentedControl } from '../../ui/SegmentedControl';
@@ -79,9 +79,9 @@ export function MomentPlayer({
     setVideo(el);
   }, []);
   const stillRef = useCallback((el: HTMLDivElement | null) => void (stage.current = el), []);
-  const { byLibrary } = useSnapshot(previewTokens);
-  const token = byLibrary[libraryId]?.token ?? null;
   const playable = Boolean(media && media.kind === 'video' && media.capabilities.preview);
+  // Asked for when the media plays; its poster shows with the token the page has.
+  const token = usePreviewToken(libraryId, playable);
   const [elementDuration, setElementDuration] = useState(0);
   const duration = media?.metadata.video.duration || elementDuration;
 
@@ -103,10 +103,6 @@ export function MomentPlayer({
   // (and the first mode, or Full video once the range is gone)
   const shownMode: MomentMode = range ? mode : 'full';
   useEffect(() => tell.current?.(shownMode), [shownMode]);
-
-  useEffect(() => {
-    if (playable) void ensurePreviewToken(libraryId);
-  }, [playable, libraryId]);
 
   useEffect(() => {
     if (!playable || !token || !video) return;

@@ -1,5 +1,4 @@
 import { Suspense, useEffect, useState } from 'react';
-import { useSnapshot } from 'valtio';
 import { API, type Media } from '../../../contract';
 import type { ThumbnailSource } from '../../../engine/thumbnailSource';
 import type { MomentRange, TimelineMedia } from '../../../engine/TimelineEngine';
@@ -8,7 +7,8 @@ import { API_BASE } from '../../config';
 import { lazyComponent } from '../../routing/lazyChunk';
 import type { HomeEndTarget } from '../../timeline/KeyboardHelp';
 import { ChunkErrorBoundary } from '../../shell/ChunkLoadFailed';
-import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { usePreviewToken } from '../../hooks/usePreviewToken';
+import { thumbnailUrl } from '../../state/previewTokens';
 // The placeholder below is drawn with the timeline's own classes.
 import { formatMomentLength, formatPreciseTimecode } from '../../ui/format';
 import '../../timeline/timeline.css';
@@ -44,11 +44,8 @@ function useThumbnailSource(source: Media | undefined, media: TimelineMedia): Th
   const libraryId = source?.libraryId ?? '';
   const mediaId = source?._id ?? '';
   const hasSource = source?.capabilities.source ?? false;
-  const token = useSnapshot(previewTokens).byLibrary[libraryId]?.token ?? null;
+  const token = usePreviewToken(libraryId);
   const [thumbnails, setThumbnails] = useState<ThumbnailSource | null>(null);
-  useEffect(() => {
-    if (libraryId) void ensurePreviewToken(libraryId);
-  }, [libraryId]);
   useEffect(() => {
     if (!token || !mediaId || media.duration <= 0) return;
     const created = createThumbnailSource({

@@ -3,7 +3,8 @@ import { useSnapshot } from 'valtio';
 import { confidenceOf, MSG_SEARCH, MSG_SEARCH_UI, type Media, type Moment } from '../../../contract';
 import { isPhoto } from '../../media/PhotoView';
 import { effectiveMoment, momentEdits } from '../../state/momentEdits';
-import { previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { usePreviewToken } from '../../hooks/usePreviewToken';
+import { thumbnailUrl } from '../../state/previewTokens';
 import { CheckboxControl } from '../../ui/Checkbox';
 import { IconAlert, IconDownload, IconExternal, IconFilm, IconSimilar, IconTrim } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
@@ -54,8 +55,8 @@ export const MomentCard = memo(function MomentCard({
   const previewable = canPreview(moment, media);
   const reason = hover.hovered ? 'hover' : autoplay && inView ? 'autoplay' : null;
   const { model, retry } = useMomentPreview(shown, previewable, reason, videoRef);
-  const { byLibrary } = useSnapshot(previewTokens);
-  const token = byLibrary[moment.libraryId]?.token ?? null;
+  // The search page asks for the results' tokens; a card only reads its own.
+  const token = usePreviewToken(moment.libraryId, false);
   const [posterFailed, setPosterFailed] = useState(false);
 
   const name = mediaNameOf(media);

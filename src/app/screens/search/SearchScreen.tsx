@@ -3,11 +3,12 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { MSG_SEARCH, TOAST_MS, parseMomentId, type Media, type Moment, type SearchRequest, type SearchResultType } from '../../../contract';
 import { useLibraries } from '../../hooks/useLibraries';
+import { usePreviewToken } from '../../hooks/usePreviewToken';
 import { useEscapeToClear } from '../../hooks/useEscapeToClear';
 import { lastLibraries, noteLibrariesUsed } from '../../state/lastLibraries';
 import { showToast } from '../../state/toasts';
 import { preferences, setPreference } from '../../state/preferences';
-import { ensurePreviewToken, previewTokens, thumbnailUrl } from '../../state/previewTokens';
+import { ensurePreviewToken, thumbnailUrl } from '../../state/previewTokens';
 import { correctedText, transcriptEdits } from '../../state/transcriptEdits';
 import {
   clearMomentSelection,
@@ -464,11 +465,7 @@ function QueryChip({
 }
 
 function MomentPicture({ media, t }: { media: Media | null; t: number }) {
-  const { byLibrary } = useSnapshot(previewTokens);
-  const token = media ? byLibrary[media.libraryId]?.token : undefined;
-  useEffect(() => {
-    if (media) void ensurePreviewToken(media.libraryId);
-  }, [media]);
+  const token = usePreviewToken(media?.libraryId);
   if (!media || !token) return <IconImage size={20} />;
   return <img src={thumbnailUrl(media.libraryId, media._id, token, t)} alt="" />;
 }

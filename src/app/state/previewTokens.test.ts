@@ -1,0 +1,95 @@
+import { encode } from '@msgpack/msgpack';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Envelope } from '../../contract';
+
+/** Preview tokens on TanStack Query: one request for concurrent callers, renewed before they expire, kept per account. */
+
+class MemoryStorage {
+  map = new Map<string, string>();
+  getItem = (k: string) => this.map.get(k) ?? null;
+  setItem = (k: string, v: string) => void this.map.set(k, v);
+  removeItem = (k: string) => void this.map.delete(k);
+}
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const tokenFor = (sub: string) =>
+  `${b64url({ alg: 'HS256' })}.${b64url({ sub, email: `${sub}@example.com`, iat: Date.now() / 1000, exp: Date.now() / 1000 + 3600 })}.sig`;
+
+const reply = (envelope: Envelope) =>
+  new Response(encode(envelope) as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'content-type': 'application/msgpack' } });
+
+let storage: MemoryStorage;
+let issued: number;
+/** How long the server's tokens last. */
+let lifetimeMs: number;
+
+beforeEach(() => {
+  vi.resetModules();
+  storage = new MemoryStorage();
+  issued = 0;
+  lifetimeMs = 3600_000;
+  vi.stubGlobal('localStorage', storage);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => {
+      issued++;
+      return reply({ data: { previewToken: `pt${issued}`, expiresAt: new Date(Date.now() + lifetimeMs).toISOString() } });
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+async function load() {
+  const session = await import('./session');
+  const tokens = await import('./previewTokens');
+  return { ...session, ...tokens };
+}
+
+describe('preview tokens', () => {
+  it('is fresh until five minutes before it expires', async () => {
+    const { tokenFreshFor } = await load();
+    const now = 1_000_000;
+    expect(tokenFreshFor({ token: 't', expiresAt: now + 3600_000 }, now)).toBe(3600_000 - 300_000);
+    expect(tokenFreshFor({ token: 't', expiresAt: now + 60_000 }, now)).toBe(0);
+    expect(tokenFreshFor(undefined, now)).toBe(0);
+  });
+
+  it('asks once for concurrent callers, hands the same token until it is about to expire, then renews it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const m = await load();
+    m.setToken(tokenFor('u1'));
+    const [a, b] = await Promise.all([m.ensurePreviewToken('lib1'), m.ensurePreviewToken('lib1')]);
+    expect([a, b, issued]).toEqual(['pt1', 'pt1', 1]);
+    vi.setSystemTime(Date.now() + 50 * 60_000);
+    expect(await m.ensurePreviewToken('lib1')).toBe('pt1');
+    expect(m.previewTokenOf('lib1')).toBe('pt1');
+    // 4 minutes left: within the margin, a new one is fetched
+    vi.setSystemTime(Date.now() + 6 * 60_000);
+    expect(await m.ensurePreviewToken('lib1')).toBe('pt2');
+    expect(await m.ensurePreviewToken('lib2')).toBe('pt3');
+  });
+
+  it('keeps an account its tokens across a reload, and forgets them when the session ends', async () => {
+    let m = await load();
+    m.setToken(tokenFor('u2'));
+    expect(await m.ensurePreviewToken('lib1')).toBe('pt1');
+
+    vi.resetModules();
+    m = await load();
+    m.setToken(tokenFor('u2'));
+    expect(await m.ensurePreviewToken('lib1')).toBe('pt1');
+    expect(issued).toBe(1);
+
+    m.setToken(tokenFor('u3'));
+    expect(m.previewTokenOf('lib1')).toBeNull();
+    expect(await m.ensurePreviewToken('lib1')).toBe('pt2');
+
+    m.setToken(null);
+    await vi.waitFor(() => expect(storage.getItem('clipseek.previewTokens')).toBeNull());
+    expect(await m.ensurePreviewToken('lib1')).toBeNull();
+  });
+});
