@@ -13,8 +13,8 @@ export const queryKeys = {
   me: (accountId: string) => ['account', accountId, 'me'] as const,
   /** The account's billing info: balance, plan, storage, credit notes, charges on their way. */
   credits: (accountId: string) => ['account', accountId, 'credits'] as const,
-  /** The account's credit activity (billing tab), newest page first. */
-  usageHistory: (accountId: string) => ['account', accountId, 'usageHistory'] as const,
+  /** The account's credit activity (billing tab), newest page first, as of a balance (`version`). */
+  usageHistory: (accountId: string, version: unknown) => ['account', accountId, 'usageHistory', version] as const,
   /** The libraries the account sees. */
   libraries: (accountId: string) => ['account', accountId, 'libraries'] as const,
   /** One library (its page). */
@@ -32,6 +32,8 @@ export const queryKeys = {
   /** The recorded corrections of one transcript line. */
   corrections: (accountId: string, libraryId: string, mediaId: string, segmentId: string) =>
     ['account', accountId, 'corrections', libraryId, mediaId, segmentId] as const,
+  /** The plans and top-ups on sale (public). */
+  catalog: () => ['catalog'] as const,
   /** A moment search (the request as JSON). */
   search: (request: string | null) => ['search', request] as const,
   /** Whether a password reset link can still be used. */

@@ -1,12 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { useSnapshot } from 'valtio';
 import { previewTokenQuery } from '../state/previewTokens';
-import { session } from '../state/session';
-
-const useAccountId = () => {
-  const { token, claims } = useSnapshot(session);
-  return token ? (claims?.sub ?? null) : null;
-};
+import { useAccountId } from './useAccountId';
 
 /**
  * A library's preview token for a component (null until there is one). With `fetch` (the default)

@@ -2,6 +2,8 @@ import { subscribeKey } from 'valtio/utils';
 import { SW_REFRESH_ACCOUNT_DETAILS, type User } from '../../contract';
 import { isApiError } from '../api/ApiError';
 import { api } from '../api/instance';
+import { queryClient } from '../api/queryClient';
+import { queryKeys } from '../api/queryKeys';
 import { invalidateCredits } from './credits';
 import { adoptToken, clearSession, readStoredToken, session, setUser, TOKEN_STORAGE_KEY } from './session';
 import { isExpired, MAX_TIMER_MS, refreshDelayMs } from './tokenClaims';
@@ -13,27 +15,32 @@ export function signedIn(user: User) {
   void invalidateCredits();
 }
 
-let inflight: Promise<User | null> | null = null;
-
-/** Refetches the signed-in user; resolves null when there is no session (any more). */
-export function refreshAccount(): Promise<User | null> {
-  if (!session.token) return Promise.resolve(null);
-  inflight ??= api
-    .me()
-    .then((user) => {
-      if (session.token) setUser(user);
-      return session.token ? user : null;
-    })
-    .catch((e: unknown) => {
-      // A refused token already ended the session in the client; anything else keeps it for a retry.
-      if (session.token) session.status = session.user ? 'ready' : 'error';
-      if (!isApiError(e)) console.warn('Could not refresh the account', e);
-      return null;
-    })
-    .finally(() => {
-      inflight = null;
+/**
+ * Refetches the signed-in user (a query keyed by the account: concurrent callers share one request,
+ * and an answer for an account that has since signed out is not used); resolves null when there is
+ * no session (any more). The session keeps the user the guards and the shell read.
+ */
+export async function refreshAccount(): Promise<User | null> {
+  const accountId = session.token ? (session.claims?.sub ?? null) : null;
+  if (!session.token) return null;
+  const current = () => session.token !== null && (session.claims?.sub ?? null) === accountId;
+  try {
+    const user = await queryClient.fetchQuery({
+      queryKey: queryKeys.me(accountId ?? ''),
+      queryFn: () => api.me(),
+      staleTime: 0,
+      retry: false,
+      networkMode: 'always',
     });
-  return inflight;
+    if (!current()) return null;
+    setUser(user);
+    return user;
+  } catch (e) {
+    // A refused token already ended the session in the client; anything else keeps it for a retry.
+    if (current()) session.status = session.user ? 'ready' : 'error';
+    if (!isApiError(e)) console.warn('Could not refresh the account', e);
+    return null;
+  }
 }
 
 /** Ends the session on the server (best effort) and locally. */

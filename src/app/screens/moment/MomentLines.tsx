@@ -1,6 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { MSG_MOMENT } from '../../../contract';
+import { useQuery } from '@tanstack/react-query';
 import { searchApi } from '../../api/instance';
+import { queryKeys } from '../../api/queryKeys';
+import { useAccountId } from '../../hooks/useAccountId';
 import type { TimeRange } from '../../state/momentEdits';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { MatchedText } from './MatchedText';
@@ -21,22 +24,22 @@ interface Line {
 
 type Loaded = { status: 'loading' } | { status: 'ready'; lines: Line[] } | { status: 'error' };
 
-/** Loads the media's shot descriptions (spec section 3) while their tab shows. */
+/** Loads the media's shot descriptions (spec section 3) while their tab shows: afresh each time it opens (gcTime 0). */
 function useDescriptions(libraryId: string, mediaId: string): Loaded {
-  const [state, setState] = useState<Loaded>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    searchApi
-      .shotDescriptions(libraryId, mediaId, controller.signal)
-      .then((f) => f.descriptions.filter((d) => d.desc.trim()).map((d) => ({ start: d.start, end: d.end, text: d.desc })))
-      .then(
-        (lines) => !controller.signal.aborted && setState({ status: 'ready', lines: [...lines].sort((a, b) => a.start - b.start) }),
-        () => !controller.signal.aborted && setState({ status: 'error' }),
-      );
-    return () => controller.abort();
-  }, [libraryId, mediaId]);
-  return state;
+  const accountId = useAccountId();
+  const query = useQuery({
+    queryKey: queryKeys.descriptions(accountId ?? '', libraryId, mediaId),
+    queryFn: async ({ signal }): Promise<Line[]> => {
+      const f = await searchApi.shotDescriptions(libraryId, mediaId, signal);
+      const lines = f.descriptions.filter((d) => d.desc.trim()).map((d) => ({ start: d.start, end: d.end, text: d.desc }));
+      return lines.sort((a, b) => a.start - b.start);
+    },
+    retry: false,
+    networkMode: 'always',
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  return query.data ? { status: 'ready', lines: query.data } : query.isError ? { status: 'error' } : { status: 'loading' };
 }
 
 /**

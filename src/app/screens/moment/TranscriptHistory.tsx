@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { TranscriptCorrection } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { transcriptApi } from '../../api/instance';
+import { queryKeys } from '../../api/queryKeys';
+import { useAccountId } from '../../hooks/useAccountId';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; corrections: TranscriptCorrection[] } | { status: 'error'; message: string };
 
@@ -9,15 +11,21 @@ const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyl
 
 /** One transcript line's recorded changes, newest first: when, by whom, from what to what. */
 export function TranscriptHistory({ libraryId, mediaId, segmentId }: { libraryId: string; mediaId: string; segmentId: string }) {
-  const [state, setState] = useState<Loaded>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    transcriptApi.corrections(libraryId, mediaId, segmentId, controller.signal).then(
-      (a) => !controller.signal.aborted && setState({ status: 'ready', corrections: a.corrections }),
-      (e: unknown) => !controller.signal.aborted && setState({ status: 'error', message: errorMessage(e) }),
-    );
-    return () => controller.abort();
-  }, [libraryId, mediaId, segmentId]);
+  const accountId = useAccountId();
+  // Asked afresh each time it opens (gcTime 0), and again after the line is saved (useTranscript).
+  const query = useQuery({
+    queryKey: queryKeys.corrections(accountId ?? '', libraryId, mediaId, segmentId),
+    queryFn: ({ signal }) => transcriptApi.corrections(libraryId, mediaId, segmentId, signal),
+    retry: false,
+    networkMode: 'always',
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const state: Loaded = query.data
+    ? { status: 'ready', corrections: query.data.corrections }
+    : query.isError
+      ? { status: 'error', message: errorMessage(query.error) }
+      : { status: 'loading' };
 
   if (state.status === 'loading') return <p className="transcript-history__note">Loading history…</p>;
   if (state.status === 'error') return <p className="transcript-history__note transcript-history__note--error">{state.message}</p>;

@@ -1,7 +1,11 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { checkTranscriptText, MSG_MOMENT, MSG_TRANSCRIPT, type TranscriptLine } from '../../../contract';
+import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../api/errorMessage';
 import { searchApi, transcriptApi } from '../../api/instance';
+import { queryClient } from '../../api/queryClient';
+import { queryKeys } from '../../api/queryKeys';
+import { useAccountId } from '../../hooks/useAccountId';
 import type { TimeRange } from '../../state/momentEdits';
 import { showToast } from '../../state/toasts';
 import { noteTranscriptLine } from '../../state/transcriptEdits';
@@ -16,28 +20,34 @@ type Loaded = { status: 'loading' } | { status: 'ready'; lines: TranscriptLine[]
 /** How long a line says 'Saved' after its save answered. */
 const SAVED_SHOWN_MS = 4000;
 
-/** Loads the media's transcript (spec section 3); `replace` puts a line as the server saved it. */
+type Transcript = { lines: TranscriptLine[]; editable: boolean };
+
+/**
+ * Loads the media's transcript (spec section 3), a query loaded afresh each time the panel opens
+ * (gcTime 0) and not refetched behind an edit; `replace` puts a line as the server saved it, and
+ * the line's history is asked again.
+ */
 function useTranscript(libraryId: string, mediaId: string) {
-  const [state, setState] = useState<Loaded>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    searchApi.transcript(libraryId, mediaId, controller.signal).then(
-      (f) =>
-        !controller.signal.aborted &&
-        setState({
-          status: 'ready',
-          lines: f.segments.filter((s) => s.text.trim()).sort((a, b) => a.start - b.start),
-          editable: f.editable === true,
-        }),
-      () => !controller.signal.aborted && setState({ status: 'error' }),
-    );
-    return () => controller.abort();
-  }, [libraryId, mediaId]);
+  const accountId = useAccountId();
+  const key = useMemo(() => queryKeys.transcript(accountId ?? '', libraryId, mediaId), [accountId, libraryId, mediaId]);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }): Promise<Transcript> => {
+      const f = await searchApi.transcript(libraryId, mediaId, signal);
+      return { lines: f.segments.filter((s) => s.text.trim()).sort((a, b) => a.start - b.start), editable: f.editable === true };
+    },
+    retry: false,
+    networkMode: 'always',
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const state: Loaded = query.data ? { status: 'ready', ...query.data } : query.isError ? { status: 'error' } : { status: 'loading' };
   const replace = useCallback(
-    (line: TranscriptLine) =>
-      setState((s) => (s.status === 'ready' ? { ...s, lines: s.lines.map((l) => (l.id === line.id ? line : l)) } : s)),
-    [],
+    (line: TranscriptLine) => {
+      queryClient.setQueryData<Transcript>(key, (t) => (t ? { ...t, lines: t.lines.map((l) => (l.id === line.id ? line : l)) } : t));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.corrections(accountId ?? '', libraryId, mediaId, line.id) });
+    },
+    [key, accountId, libraryId, mediaId],
   );
   return { state, replace };
 }

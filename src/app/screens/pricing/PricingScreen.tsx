@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import {
@@ -14,6 +15,7 @@ import {
 } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { billingApi } from '../../api/instance';
+import { queryKeys } from '../../api/queryKeys';
 import { SALES_EMAIL } from '../../config';
 import { formatCredits, formatDate } from '../../state/billingFigures';
 import { useCredits } from '../../hooks/useCredits';
@@ -55,21 +57,22 @@ interface Catalog {
 
 /** The public catalogue (no session needed). */
 function useCatalog() {
-  const [catalog, setCatalog] = useState<Catalog | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    setError(null);
-    try {
+  // Asked when the page opens; Try again asks again (the error goes while it does).
+  const query = useQuery({
+    queryKey: queryKeys.catalog(),
+    queryFn: async (): Promise<Catalog> => {
       const [plans, topUps] = await Promise.all([billingApi.subscriptions(), billingApi.oneTime()]);
-      setCatalog({ plans: [...plans].sort((a, b) => a.price.unit_amount - b.price.unit_amount), topUps });
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  return { catalog, error, reload: load };
+      return { plans: [...plans].sort((a, b) => a.price.unit_amount - b.price.unit_amount), topUps };
+    },
+    refetchOnMount: 'always',
+    retry: false,
+    networkMode: 'always',
+  });
+  return {
+    catalog: query.data ?? null,
+    error: query.isError && !query.isFetching ? errorMessage(query.error) : null,
+    reload: () => void query.refetch(),
+  };
 }
 
 /** Honours a URL hash such as #top-up once the sections it may point at are on the page (spec section 2). */
@@ -144,7 +147,7 @@ export function PricingScreen() {
             {error}
           </Alert>
           <div>
-            <Button variant="secondary" onClick={() => void reload()}>
+            <Button variant="secondary" onClick={reload}>
               <IconRefresh size={16} /> Try again
             </Button>
           </div>

@@ -1,7 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { UsageHistoryEntry } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
 import { billingApi } from '../../api/instance';
+import { queryKeys } from '../../api/queryKeys';
+import { useAccountId } from '../../hooks/useAccountId';
 import { formatCredits, formatDate, nextUsageCursor } from '../../state/billingFigures';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -9,35 +11,26 @@ import { Spinner } from '../../ui/Spinner';
 
 /**
  * The credits history: what was granted and what was charged, newest first, ten at a time
- * (spec section 7). `version` changes when the balance changed, to reload from the start.
+ * (spec section 7). `version` changes when the balance changed, to reload from the start (the
+ * list shown stays until the new one is there).
  */
 export function UsageHistory({ version }: { version: unknown }) {
-  const [entries, setEntries] = useState<UsageHistoryEntry[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [busy, setBusy] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  // Only the latest request may write: a reload started after "load more" wins.
-  const request = useRef(0);
-
-  const load = useCallback(async (olderThan?: string) => {
-    const mine = ++request.current;
-    setBusy(true);
-    setError(null);
-    try {
-      const page = await billingApi.usageHistory(olderThan);
-      if (mine !== request.current) return;
-      setEntries((prev) => (olderThan ? [...prev, ...page] : page));
-      setCursor(nextUsageCursor(page));
-    } catch (e) {
-      if (mine === request.current) setError(errorMessage(e));
-    } finally {
-      if (mine === request.current) setBusy(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load, version]);
+  const accountId = useAccountId();
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.usageHistory(accountId ?? '', version),
+    queryFn: ({ pageParam }) => billingApi.usageHistory(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: UsageHistoryEntry[]) => nextUsageCursor(last) ?? undefined,
+    enabled: accountId !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+    networkMode: 'always',
+  });
+  const entries = query.data?.pages.flat() ?? [];
+  const busy = query.isFetching || query.isPending;
+  // A request under way clears the last one's error, as each new one did.
+  const error = query.error && !query.isFetching ? errorMessage(query.error) : null;
+  const more = query.hasNextPage && !query.isPlaceholderData;
 
   return (
     <div className="usage">
@@ -63,9 +56,9 @@ export function UsageHistory({ version }: { version: unknown }) {
           <Spinner size={18} label="Loading credit activity" />
         </div>
       )}
-      {cursor && (
+      {more && (
         <div className="usage__more">
-          <Button variant="secondary" size="sm" busy={busy} onClick={() => void load(cursor)}>
+          <Button variant="secondary" size="sm" busy={busy} onClick={() => void query.fetchNextPage()}>
             Show older activity
           </Button>
         </div>
