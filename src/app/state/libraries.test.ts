@@ -1,0 +1,94 @@
+import { encode } from '@msgpack/msgpack';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { API, type Envelope, type Library } from '../../contract';
+
+/** The libraries list as a query: retried as the spec asks, changed by key after a mutation, kept per account. */
+
+class MemoryStorage {
+  map = new Map<string, string>();
+  getItem = (k: string) => this.map.get(k) ?? null;
+  setItem = (k: string, v: string) => void this.map.set(k, v);
+  removeItem = (k: string) => void this.map.delete(k);
+}
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const tokenFor = (sub: string) =>
+  `${b64url({ alg: 'HS256' })}.${b64url({ sub, email: `${sub}@example.com`, iat: Date.now() / 1000, exp: Date.now() / 1000 + 3600 })}.sig`;
+
+const lib = (id: string, name = id) => ({ _id: id, name }) as unknown as Library;
+const reply = (envelope: Envelope, status = 200) =>
+  new Response(encode(envelope) as Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': 'application/msgpack' } });
+
+let server: { libraries: Library[]; failures: number; calls: number };
+
+beforeEach(() => {
+  vi.resetModules();
+  server = { libraries: [lib('a'), lib('b')], failures: 0, calls: 0 };
+  vi.stubGlobal('localStorage', new MemoryStorage());
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      if (url !== API.libraries) return reply({ data: null, error: { code: 'not_found', message: 'Not found.' } }, 404);
+      server.calls++;
+      if (server.failures-- > 0) return reply({ data: null, error: { code: 'internal', message: 'Something went wrong.' } }, 500);
+      return reply({ data: server.libraries });
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+async function load() {
+  const session = await import('./session');
+  const libraries = await import('./libraries');
+  const { queryClient } = await import('../api/queryClient');
+  const { queryKeys } = await import('../api/queryKeys');
+  const ids = (account: string) => queryClient.getQueryData<Library[]>(queryKeys.libraries(account))?.map((l) => l._id);
+  return { ...session, ...libraries, queryClient, queryKeys, ids };
+}
+
+describe('the libraries query', () => {
+  it('is retried three times with backoff (0.5, 1 and 2 s) before it fails', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const m = await load();
+    m.setToken(tokenFor('u1'));
+    server.failures = 3;
+    const loaded = m.queryClient.fetchQuery(m.librariesQuery('u1'));
+    for (let i = 0; i < 40; i++) await vi.advanceTimersByTimeAsync(100);
+    await expect(loaded).resolves.toHaveLength(2);
+    expect(server.calls).toBe(4);
+
+    server.failures = 4;
+    const failed = m.queryClient.fetchQuery(m.librariesQuery('u1')).catch((e: unknown) => e);
+    for (let i = 0; i < 40; i++) await vi.advanceTimersByTimeAsync(100);
+    expect(await failed).toMatchObject({ status: 500 });
+    expect(server.calls).toBe(8);
+  });
+
+  it('takes a saved or deleted library at once and asks the server again', async () => {
+    const m = await load();
+    m.setToken(tokenFor('u2'));
+    await m.queryClient.fetchQuery(m.librariesQuery('u2'));
+    // no screen observes it here: the change is made by key, the refetch is for the screens that do
+    void m.invalidateLibraries({ saved: lib('c') });
+    expect(m.ids('u2')).toEqual(['a', 'b', 'c']);
+    void m.invalidateLibraries({ saved: lib('a', 'Renamed') });
+    expect(m.queryClient.getQueryData<Library[]>(m.queryKeys.libraries('u2'))?.[0]?.name).toBe('Renamed');
+    void m.invalidateLibraries({ deleted: 'b' });
+    expect(m.ids('u2')).toEqual(['a', 'c']);
+    expect(m.queryClient.getQueryState(m.queryKeys.libraries('u2'))?.isInvalidated).toBe(true);
+  });
+
+  it("never shows another account's libraries", async () => {
+    const m = await load();
+    m.setToken(tokenFor('u3'));
+    await m.queryClient.fetchQuery(m.librariesQuery('u3'));
+    m.setToken(tokenFor('u4'));
+    expect(m.ids('u3')).toBeUndefined();
+    m.upsertLibrary(lib('z'));
+    expect(m.ids('u4')).toBeUndefined();
+  });
+});
