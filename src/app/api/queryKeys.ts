@@ -32,6 +32,9 @@ export const queryKeys = {
   /** The recorded corrections of one transcript line. */
   corrections: (accountId: string, libraryId: string, mediaId: string, segmentId: string) =>
     ['account', accountId, 'corrections', libraryId, mediaId, segmentId] as const,
+  /** A media looked up by id among the libraries being searched (`libraryIds` joined by commas). */
+  mediaLookup: (accountId: string, mediaId: string, libraryIds: string) =>
+    ['account', accountId, 'mediaLookup', mediaId, libraryIds] as const,
   /** The plans and top-ups on sale (public). */
   catalog: () => ['catalog'] as const,
   /** A moment search (the request as JSON). */

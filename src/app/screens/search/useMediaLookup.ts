@@ -1,44 +1,36 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { Media } from '../../../contract';
 import { libraryApi } from '../../api/instance';
-
-/** Medias fetched by id for the query preview and the media pill, kept for the session of the page. */
-const cache = new Map<string, Media | null>();
+import { queryKeys } from '../../api/queryKeys';
+import { useAccountId } from '../../hooks/useAccountId';
 
 /**
- * The media of `mediaId`: from medias already known (search answers), else asked of each library
- * being searched in turn. Null while unknown or when no library has it.
+ * The media of `mediaId` (for the query preview and the media pill): from medias already known
+ * (search answers), else asked of each library being searched in turn, as a query kept for the
+ * account's session (one that no library has is asked again next time). Null while unknown or when
+ * no library has it.
  */
 export function useMediaLookup(mediaId: string | null, libraryIds: readonly string[], known: Record<string, Media>): Media | null {
-  const [found, setFound] = useState<Media | null>(null);
+  const accountId = useAccountId();
   const fromKnown = mediaId ? (known[mediaId] ?? null) : null;
   const libs = libraryIds.join(',');
-
-  useEffect(() => {
-    setFound(null);
-    if (!mediaId || fromKnown) return;
-    const hit = cache.get(mediaId);
-    if (hit !== undefined) {
-      setFound(hit);
-      return;
-    }
-    let live = true;
-    void (async () => {
+  const query = useQuery({
+    queryKey: queryKeys.mediaLookup(accountId ?? '', mediaId ?? '', libs),
+    queryFn: async (): Promise<Media> => {
       for (const lib of libs.split(',').filter(Boolean)) {
         try {
-          const m = await libraryApi.media(lib, mediaId);
-          cache.set(mediaId, m);
-          if (live) setFound(m);
-          return;
+          return await libraryApi.media(lib, mediaId!);
         } catch {
           // Not in this library: try the next.
         }
       }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [mediaId, fromKnown, libs]);
-
-  return fromKnown ?? found;
+      throw new Error('No library being searched has this media');
+    },
+    enabled: Boolean(mediaId) && !fromKnown && accountId !== null,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: false,
+    networkMode: 'always',
+  });
+  return fromKnown ?? query.data ?? null;
 }
