@@ -3,6 +3,10 @@ import {
   type ThumbnailSourceStats,
   type WorkerThumbnailSource,
 } from '../../../../src/workers/thumbnails/thumbnailSource';
+import { HEAD_BYTES, readMovieBoxes } from '../../../../src/workers/thumbnails/mp4Boxes';
+import { indexMovie } from '../../../../src/workers/thumbnails/movieIndex';
+import { RangeReader } from '../../../../src/workers/thumbnails/rangeReader';
+import { syncAtOrBefore, timestampUs } from '../../../../src/workers/thumbnails/sampleTable';
 
 /**
  * Drives createThumbnailSource for tests/browser/thumbnails.test.ts and tests/bench/thumbnails.bench.ts.
@@ -164,6 +168,70 @@ async function runViews(
   return { batchMs, thumbnails, failed, totalMs: performance.now() - start };
 }
 
+export interface DecodeFloor {
+  keyframes: number;
+  /** Reading their bytes (cold, by byte ranges, six requests at a time). */
+  bytesMs: number;
+  /** Decoding them with the bytes in memory, `lanes` decoders side by side, every picture closed unseen. */
+  decodeMs: number;
+}
+
+/**
+ * The floor under keyframe thumbnails, for the benchmark: the keyframes shown at `times` decoded by
+ * bare VideoDecoders (no queue, worker, scaling or transfer), split between `lanes` decoders as the
+ * worker splits a batch. What the worker's pipeline could reach at best on this machine right now.
+ */
+async function decodeFloor(url: string, times: number[], lanes: number): Promise<DecodeFloor> {
+  const reader = new RangeReader(url);
+  const head = await reader.read(0, HEAD_BYTES);
+  const { ftyp, moov } = await readMovieBoxes((s, e) => reader.read(s, e), head, reader.size ?? head.length);
+  const movie = indexMovie(ftyp, moov);
+  const t = movie.table;
+  const samples = [...new Set(times.map((s) => syncAtOrBefore(t, s)))].sort((a, b) => a - b);
+  const b0 = performance.now();
+  const ranges = samples.map((i) => ({ start: t.offset[i]!, end: t.offset[i]! + t.size[i]! }));
+  await reader.prefetch(ranges, 64 * 1024, 6);
+  const chunks = await Promise.all(
+    samples.map(async (i, k) => {
+      const data = await reader.read(ranges[k]!.start, ranges[k]!.end);
+      return new EncodedVideoChunk({ type: 'key', timestamp: timestampUs(t, i), data });
+    }),
+  );
+  const bytesMs = performance.now() - b0;
+  const config: VideoDecoderConfig = {
+    codec: movie.codec,
+    codedWidth: movie.codedWidth,
+    codedHeight: movie.codedHeight,
+    optimizeForLatency: true,
+  };
+  if (movie.description) config.description = movie.description;
+  const decoders = Array.from({ length: lanes }, () => {
+    const decoder = new VideoDecoder({ output: (frame) => frame.close(), error: () => undefined });
+    decoder.configure(config);
+    return decoder;
+  });
+  // A first picture costs each decoder its set-up; the worker warms its decoders at open, so this does too.
+  await Promise.all(
+    decoders.map((d) => {
+      d.decode(chunks[0]!);
+      return d.flush();
+    }),
+  );
+  const d0 = performance.now();
+  await Promise.all(
+    decoders.map(async (decoder, lane) => {
+      for (let i = lane; i < chunks.length; i += lanes) {
+        while (decoder.decodeQueueSize > 4) await new Promise((resolve) => decoder.addEventListener('dequeue', resolve, { once: true }));
+        decoder.decode(chunks[i]!);
+      }
+      await decoder.flush();
+    }),
+  );
+  const decodeMs = performance.now() - d0;
+  decoders.forEach((d) => d.close());
+  return { keyframes: chunks.length, bytesMs, decodeMs };
+}
+
 const driver = {
   create(o: CreateOptions): number {
     const id = nextHandle++;
@@ -182,6 +250,7 @@ const driver = {
   get: (id: number, r: GetRequest) => getMany(id, [r]).then((results) => results[0]!),
   getMany,
   runViews,
+  decodeFloor,
   /** Opens the media ahead of any get(), as the dialog does; resolves with the time it took. */
   async prepare(id: number): Promise<{ mode: 'worker' | 'server'; ms: number }> {
     const t0 = performance.now();
