@@ -15,7 +15,7 @@ export interface ThumbnailSourceOptions {
   frameRate: number;
   /** Told once why thumbnails come from the server (the spec's Safari text when that is the reason). */
   onFallback?(reason: string): void;
-  /** Most thumbnails one queue job asks of the worker; bigger batches mean fewer queue gaps, later first pictures. */
+  /** Most thumbnails one queue job asks of the worker; bigger batches mean fewer queue starts, later first pictures. */
   maxBatch?: number;
 }
 
@@ -69,14 +69,7 @@ interface Pending {
   waiters: Set<Waiter>;
   /** Aborted when the last waiter leaves: stops a server fetch. */
   controller: AbortController;
-  chunk: Chunk | null;
   inWorker: boolean;
-}
-
-interface Chunk {
-  entries: Pending[];
-  /** Aborted when every entry is abandoned: the queue drops the job if it has not started. */
-  controller: AbortController;
 }
 
 const isSafari = () => {
@@ -86,16 +79,22 @@ const isSafari = () => {
 
 /**
  * Thumbnails for one media: decoded from its original by the WebCodecs worker (byte ranges only),
- * or fetched from the server when the browser or the codec cannot. get() calls made in the same
- * tick form one batch, which goes through the thumbnail queue as one job; results land in the image
- * cache, which owns the bitmaps.
+ * or fetched from the server when the browser or the codec cannot. Requests wait in one list; a
+ * thumbnail queue job takes up to `maxBatch` of them when it starts, not when it is queued, so every
+ * request made while a job waits for its slot (a view update, the tiles a scroll brings in one by
+ * one) rides along with it instead of costing a start of its own. Results land in the image cache,
+ * which owns the bitmaps.
  */
 export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerThumbnailSource {
   const cache = new ImageCache();
   const queue = new ThumbnailQueue();
   const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
   const pending = new Map<string, Pending>();
-  let collecting: Pending[] = [];
+  /** Requests no job has taken yet, in the order asked (abandoned ones leave at once). */
+  let waiting: Pending[] = [];
+  /** Queue jobs not started yet: each will take up to maxBatch of `waiting`; aborting one drops it unstarted. */
+  const jobs: AbortController[] = [];
+  let scheduled = false;
   let toCancel: number[] = [];
   let nextId = 1;
   let destroyed = false;
@@ -196,7 +195,11 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     if (p.inWorker) {
       if (toCancel.push(p.id) === 1) queueMicrotask(sendCancels);
     }
-    if (p.chunk && p.chunk.entries.every((e) => e.controller.signal.aborted)) p.chunk.controller.abort();
+    const at = waiting.indexOf(p);
+    if (at >= 0) {
+      waiting.splice(at, 1);
+      schedule(); // a job left with nothing to take drops out of the queue
+    }
   };
 
   async function serverThumbnail(p: Pending): Promise<void> {
@@ -222,8 +225,8 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     }
   }
 
-  async function runChunk(chunk: Chunk): Promise<void> {
-    const live = chunk.entries.filter((e) => !e.controller.signal.aborted);
+  async function runBatch(batch: Pending[]): Promise<void> {
+    const live = batch.filter((e) => !e.controller.signal.aborted);
     if (live.length === 0) return;
     counters.batches++;
     const how = await chooseMode();
@@ -264,20 +267,30 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     await Promise.all(retry.filter((e) => !e.controller.signal.aborted).map(serverThumbnail));
   }
 
-  const flush = () => {
-    const batch = collecting.filter((p) => !p.controller.signal.aborted);
-    collecting = [];
-    for (let i = 0; i < batch.length; i += maxBatch) {
-      const chunk: Chunk = { entries: batch.slice(i, i + maxBatch), controller: new AbortController() };
-      for (const p of chunk.entries) p.chunk = chunk;
-      queue
-        .enqueue(() => runChunk(chunk), chunk.controller.signal)
-        .catch((error: unknown) => {
-          // Dropped before starting (every waiter gone, or destroyed: waiters were answered then) or a bug.
-          for (const p of chunk.entries) fail(p, error instanceof DOMException ? error : new ThumbnailError(MSG_MOMENT.thumbnailFailed));
-        });
+  /** A queue job: takes what is waiting when its slot comes. */
+  const startJob = (controller: AbortController) => async () => {
+    const at = jobs.indexOf(controller);
+    if (at >= 0) jobs.splice(at, 1);
+    const batch = waiting.splice(0, maxBatch);
+    try {
+      await runBatch(batch);
+    } catch {
+      for (const p of batch) fail(p, new ThumbnailError(MSG_MOMENT.thumbnailFailed)); // a bug: nobody may wait forever
     }
   };
+
+  /** Keeps one queued job for every maxBatch requests waiting: adds the missing ones, drops the ones with nothing left to take. */
+  function schedule() {
+    if (destroyed) return;
+    // A job may start at once (a free slot, the gap passed) and take its share before the next check.
+    while (jobs.length < Math.ceil(waiting.length / maxBatch)) {
+      const controller = new AbortController();
+      jobs.push(controller);
+      // Rejects only when dropped unstarted (below, or by destroy, which answers every request itself).
+      queue.enqueue(startJob(controller), controller.signal).catch(() => undefined);
+    }
+    while (jobs.length > Math.ceil(waiting.length / maxBatch)) jobs.pop()!.abort();
+  }
 
   return {
     get(request: ThumbnailRequest): Promise<ImageBitmap> {
@@ -306,11 +319,18 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
           ...px,
           waiters: new Set(),
           controller: new AbortController(),
-          chunk: null,
           inWorker: false,
         };
         pending.set(key, p);
-        if (collecting.push(p) === 1) queueMicrotask(flush);
+        waiting.push(p);
+        // The requests of this tick (a view update) are in before a job that starts at once takes them.
+        if (!scheduled) {
+          scheduled = true;
+          queueMicrotask(() => {
+            scheduled = false;
+            schedule();
+          });
+        }
       }
       const entry = p;
       return new Promise<ImageBitmap>((resolve, reject) => {
@@ -337,7 +357,8 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
         p.controller.abort();
         fail(p, abortError());
       }
-      collecting = [];
+      waiting = [];
+      jobs.length = 0;
       stopWorker();
       cache.destroy();
     },
