@@ -73,6 +73,7 @@ beforeAll(async () => {
     '/media/ranges.mp4': moovAtEnd,
     '/media/abort.mp4': moovAtEnd,
     '/media/destroy.mp4': moovAtEnd,
+    '/media/one-by-one.mp4': moovAtEnd,
     '/media/mpeg4.mp4': mpeg4,
     '/library/l1/media/m1/media/thumbnail.webp': webp,
   });
@@ -181,6 +182,24 @@ describe.each(['/media/moov-at-end.mp4', '/media/faststart.mp4'])('thumbnails of
     const after = await stats(id);
     expect(after.cacheHits - before.cacheHits).toBe(1);
     expect(after.workerRequests).toBe(before.workerRequests);
+  });
+});
+
+describe('queue jobs', () => {
+  it('requests made one tick after another while a job waits for its slot ride along with it', async () => {
+    const id = await create({ sourceUrl: '/media/one-by-one.mp4' });
+    await drive((t, a: number) => t.prepare(a), id);
+    // Ten tiles in ten ticks, as a scroll brings them in: the first starts a job at once, the other
+    // nine are all asked for long before the queue's 50 ms gap lets a second job start.
+    const asked = Array.from({ length: 10 }, (_, i) => i * GOP + 3);
+    const results = await drive(
+      (t, a: [number, GetRequest[]]) => t.getOneByOne(a[0], a[1]),
+      [id, asked.map((k) => ({ time: mid(k), precision: 'keyframe' as const, ...TILE }))],
+    );
+    expect(frames(results)).toEqual(asked.map((k) => k - 3));
+    const s = await stats(id);
+    expect(s.workerRequests).toBe(10);
+    expect(s.batches).toBe(2);
   });
 });
 

@@ -121,6 +121,19 @@ async function getMany(id: number, requests: GetRequest[]): Promise<GetResult[]>
   );
 }
 
+/**
+ * Calls get() for each request in a tick of its own (a microtask apart), as a scroll brings tiles in
+ * one at a time, then waits for them all.
+ */
+async function getOneByOne(id: number, requests: GetRequest[]): Promise<GetResult[]> {
+  const all: Promise<GetResult[]>[] = [];
+  for (const r of requests) {
+    all.push(getMany(id, [r]));
+    await Promise.resolve();
+  }
+  return (await Promise.all(all)).flat();
+}
+
 export interface ViewsResult {
   /** Wall time of each view (batch) from the get() calls to the last picture. */
   batchMs: number[];
@@ -249,6 +262,7 @@ const driver = {
   },
   get: (id: number, r: GetRequest) => getMany(id, [r]).then((results) => results[0]!),
   getMany,
+  getOneByOne,
   runViews,
   decodeFloor,
   /** Opens the media ahead of any get(), as the dialog does; resolves with the time it took. */
