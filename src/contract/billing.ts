@@ -11,7 +11,8 @@ export interface Price {
   interval_count: number;
 }
 
-export interface SubscriptionProduct {
+/** A product of the catalogue (spec: subscriptions and one-time top-ups have the same shape). */
+interface Product {
   id: string;
   name: string;
   tagline: string;
@@ -22,15 +23,8 @@ export interface SubscriptionProduct {
   quota: { credits: number; creditsLifetimeDays: number; storageHours: number };
 }
 
-export interface OneTimeProduct {
-  id: string;
-  name: string;
-  tagline: string;
-  description: string;
-  images: string[];
-  price: Price;
-  quota: { credits: number; creditsLifetimeDays: number; storageHours: number };
-}
+export type SubscriptionProduct = Product;
+export type OneTimeProduct = Product;
 
 /** A credit note as the billing tab lists it, with its invoice when it came from a purchase. */
 export interface BillingCreditNote extends CreditNote {

@@ -1,13 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import type { BlobStore } from '../../adapters/blobs/blobStore';
 import { NotMediaError } from '../../adapters/media/ffprobe';
 import { cachedExpander } from '../search/visualTerms';
-import type { IndexRepository } from './index.repository';
-import type { MediaRepository, MediaRow } from '../libraries/media.repository';
+import type { MediaRow } from '../libraries/media.repository';
 import { InsufficientCreditsError } from '../billing/ledger.service';
-import type { IndexModels, IngestBilling, IngestTools, JobQueue } from '../ports';
+import type { JobQueue } from '../ports';
 import { holdAt } from '../../testHold';
 import { blobKeys, parseDerivedKey } from '../storage/blobKeys';
 import { STAGE_HANDLERS } from './stages';
@@ -55,20 +53,12 @@ const WEIGHT: Record<Stage, number> = {
 };
 const TOTAL = Object.values(WEIGHT).reduce((a, b) => a + b, 0);
 
-export interface IngestDeps {
-  media: MediaRepository;
-  index: IndexRepository;
-  blobs: BlobStore;
-  models: IndexModels;
-  tools: IngestTools;
-  billing: IngestBilling;
+export interface IngestDeps extends Omit<StageDeps, 'expand'> {
   /** Where the next stages are queued. */
   queue: JobQueue;
   workDir: string;
   /** Heavy stages (HEAVY_STAGES) running at once in this process (default 2: one per core on the target machine). */
   heavyAtOnce?: number;
-  /** Fetches a media imported from a link and stores it as its original (the `download` stage). */
-  download?: (media: MediaRow, work: string, onProgress: (f: number) => void) => Promise<MediaRow>;
   /** Stage starts and ends: after a crash they show where a media's ingest resumed. */
   log?: { info(o: object, msg: string): void };
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB, UploadsTable } from '../../db/schema';
 
 export type UploadRow = Selectable<UploadsTable>;
@@ -6,16 +6,7 @@ export type UploadRow = Selectable<UploadsTable>;
 export class UploadRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  create(values: {
-    id: string;
-    media_id: string;
-    user_id: string;
-    store_upload_id: string | null;
-    blob_key: string;
-    size_bytes: number;
-    parts: number;
-    expires_at: Date;
-  }) {
+  create(values: Insertable<UploadsTable> & { id: string }) {
     return this.db.insertInto('uploads').values(values).returningAll().executeTakeFirstOrThrow();
   }
 
