@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTimecode } from '../../src/app/screens/search/momentFormat';
+import { parseTimecode } from '../../src/app/media/momentFormat';
 import { MOMENT_LIST_ITEM_WIDTH, MSG_MERGE, ROUTES } from '../../src/contract';
 import { COUNTER_FPS, uploadCounterVideo } from '../fixtures/counterVideo';
 import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail } from './harness';

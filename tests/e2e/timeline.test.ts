@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { parseTimecode } from '../../src/app/screens/search/momentFormat';
+import { parseTimecode } from '../../src/app/media/momentFormat';
 import { ROUTES } from '../../src/contract';
 import { COUNTER_FPS, uploadCounterVideo } from '../fixtures/counterVideo';
 import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, shownFrame, signIn, uniqueEmail } from './harness';

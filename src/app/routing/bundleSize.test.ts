@@ -32,7 +32,7 @@ describe.skipIf(!fs.existsSync(BUILT_MANIFEST))('the built app (dist/)', () => {
   it('loads the merge dialog (clip editor, players, ffmpeg.wasm client) only when Merge is pressed', () => {
     const { out } = bundleSize();
     const onDemand = out.slice(out.indexOf('Loaded on demand'));
-    expect(onDemand, out).toContain('SearchScreen.tsx: screens/merge/MergeDialog.tsx');
+    expect(onDemand, out).toContain('SearchScreen.tsx: merge/MergeDialog.tsx');
     expect(out.slice(0, out.indexOf('Loaded on demand')), out).not.toMatch(/ffmpeg|MergeDialog/);
   });
 });

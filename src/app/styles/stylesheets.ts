@@ -5,12 +5,12 @@
 // ~12 kB gzip. main.tsx imports this first; the files' own imports of their CSS then add nothing.
 // The legal pages' stylesheet loads with them (it shares no selectors with the rest).
 import '../screens/auth/auth.css';
-import '../screens/upload/upload.css';
-import '../screens/upload/link/link.css';
+import '../upload/upload.css';
+import '../upload/link/link.css';
 import '../screens/libraries/libraries.css';
 import '../media/media.css';
-import '../screens/moment/moment.css';
-import '../screens/merge/merge.css';
+import '../moment/moment.css';
+import '../merge/merge.css';
 import '../timeline/timeline.css';
 import '../screens/library/library.css';
 import '../screens/search/search.css';

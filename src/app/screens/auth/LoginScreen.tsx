@@ -11,7 +11,7 @@ import { Alert } from '../../ui/Alert';
 import { PasswordField } from '../../ui/TextField';
 import { AuthForm, EmailField } from './AuthForm';
 import { AuthHeading } from './AuthLayout';
-import { loginError } from './formRules';
+import { loginError } from '../../account/formRules';
 
 export default function LoginScreen() {
   const [params] = useSearchParams();

@@ -10,8 +10,8 @@ import { recordVerificationSent } from '../../state/verificationResend';
 import { Checkbox } from '../../ui/Checkbox';
 import { AuthForm, EmailField } from './AuthForm';
 import { AuthHeading } from './AuthLayout';
-import { registerError, registerFailure } from './formRules';
-import { NewPasswordFields } from './NewPasswordFields';
+import { registerError, registerFailure } from '../../account/formRules';
+import { NewPasswordFields } from '../../account/NewPasswordFields';
 
 export default function RegisterScreen() {
   const navigate = useNavigate();

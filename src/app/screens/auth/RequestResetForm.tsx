@@ -10,8 +10,8 @@ import { Button } from '../../ui/Button';
 import { IconArrowLeft, IconLock } from '../../ui/icons';
 import { AuthForm, EmailField } from './AuthForm';
 import { AuthHeading, CheckEmailHeading } from './AuthLayout';
-import { resetRequestError } from './formRules';
-import { rateLimitEnd } from './useVerificationResend';
+import { resetRequestError } from '../../account/formRules';
+import { rateLimitEnd } from '../../account/useVerificationResend';
 
 function BackToLogin() {
   return (

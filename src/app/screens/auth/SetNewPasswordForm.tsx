@@ -10,8 +10,8 @@ import { IconAlert, IconCheck, IconLock } from '../../ui/icons';
 import { PageSpinner } from '../../ui/Spinner';
 import { AuthForm } from './AuthForm';
 import { AuthHeading } from './AuthLayout';
-import { newPasswordError } from './formRules';
-import { NewPasswordFields } from './NewPasswordFields';
+import { newPasswordError } from '../../account/formRules';
+import { NewPasswordFields } from '../../account/NewPasswordFields';
 
 export function SetNewPasswordForm({ code }: { code: string }) {
   const navigate = useNavigate();

@@ -11,7 +11,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { PageSpinner } from '../../ui/Spinner';
 import { CheckEmailHeading } from './AuthLayout';
-import { useVerificationResend } from './useVerificationResend';
+import { useVerificationResend } from '../../account/useVerificationResend';
 
 /** How often the screen asks whether the link was opened (in another tab or on another device). */
 const POLL_MS = 5000;

@@ -9,7 +9,7 @@ import { IconPlus } from '../../ui/icons';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { PageSpinner } from '../../ui/Spinner';
 import { ReasonTooltip } from '../../ui/Tooltip';
-import { LibraryCard } from './LibraryCard';
+import { LibraryCard } from '../../libraries/LibraryCard';
 import { CreateLibraryDialog, DeleteLibraryDialog, RenameLibraryDialog } from './LibraryDialogs';
 import './libraries.css';
 

@@ -10,9 +10,9 @@ import { IconButton } from '../../ui/Button';
 import { FormDialog } from '../../ui/Dialog';
 import { IconClose, IconFilm } from '../../ui/icons';
 import { TextField } from '../../ui/TextField';
-import { enqueueFiles } from '../upload/enqueueFiles';
-import { partitionFiles } from '../upload/dropFiles';
-import { UploadBox } from '../upload/UploadBox';
+import { enqueueFiles } from '../../upload/enqueueFiles';
+import { partitionFiles } from '../../upload/dropFiles';
+import { UploadBox } from '../../upload/UploadBox';
 import { formatBytes } from '../../ui/format';
 
 /**

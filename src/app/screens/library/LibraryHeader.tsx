@@ -9,7 +9,7 @@ import { IconChevronLeft, IconFolder, IconGrid, IconList, IconLock, IconPlus } f
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { Switch } from '../../ui/Switch';
 import { ReasonTooltip, Tooltip } from '../../ui/Tooltip';
-import { FileInput } from '../upload/UploadBox';
+import { FileInput } from '../../upload/UploadBox';
 import { useLibraryPage } from './LibraryContext';
 import { readOnlyReason } from './libraryActions';
 import { formatTotalSize, totals } from './mediaListing';

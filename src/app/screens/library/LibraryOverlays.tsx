@@ -5,7 +5,7 @@ import { lazyComponent } from '../../routing/lazyChunk';
 import { ChunkErrorBoundary } from '../../shell/ChunkLoadFailed';
 import { showToast } from '../../state/toasts';
 import { IconUpload } from '../../ui/icons';
-import { useFileDrop } from '../upload/useFileDrop';
+import { useFileDrop } from '../../upload/useFileDrop';
 import { CreateFolderDialog, DeleteFolderDialog, RenameFolderDialog } from './FolderDialogs';
 import { useLibraryPage } from './LibraryContext';
 import { setSelected } from './libraryStore';
@@ -16,7 +16,7 @@ import { FailedModal, ProcessingModal, type StatusGroups } from './StatusModals'
 import type { useLibraryMedia } from './useLibraryMedia';
 
 /** 'Add videos' (files or a link) loads when first opened. */
-const AddVideosDialog = lazyComponent(() => import('../upload/AddVideosDialog').then((m) => m.AddVideosDialog));
+const AddVideosDialog = lazyComponent(() => import('../../upload/AddVideosDialog').then((m) => m.AddVideosDialog));
 
 const tabOf = (value: string | null): LibraryTab => (LIBRARY_TABS.includes(value as LibraryTab) ? (value as LibraryTab) : 'visual');
 

@@ -16,7 +16,7 @@ import { session } from '../../state/session';
 import { showToast } from '../../state/toasts';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { PageSpinner } from '../../ui/Spinner';
-import { enqueueFiles } from '../upload/enqueueFiles';
+import { enqueueFiles } from '../../upload/enqueueFiles';
 import { FolderBreadcrumb } from './FolderList';
 import { createActionRunner, scheduleRetry } from './libraryActions';
 import { LibraryBody } from './LibraryBody';

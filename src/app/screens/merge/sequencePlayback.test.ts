@@ -3,7 +3,7 @@ import { testClip as clip } from '../../../../tests/fixtures/sequenceClip';
 import { SequencePlayback, type SwitchRecord } from './sequencePlayback';
 
 // hls.js is not wanted here: the elements below stand in for attached players.
-vi.mock('../search/momentPlayer', () => ({ attachPlayer: () => ({ destroy() {} }) }));
+vi.mock('../../media/momentPlayer', () => ({ attachPlayer: () => ({ destroy() {} }) }));
 
 type FrameCallback = (now: number, meta: { mediaTime: number; expectedDisplayTime: number }) => void;
 

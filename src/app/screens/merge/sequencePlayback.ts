@@ -1,8 +1,8 @@
 import { VIDEO_TIME_OFFSET } from '../../../contract';
 import { effectiveFrameRate } from '../../../engine/kernels';
 import { locate, timeInClip, type SequenceClip } from '../../../engine/sequence/sequenceModel';
-import { mediaTimeOf, playWhenReady, seekMedia, videoTimeOffset } from '../moment/mediaClock';
-import { attachPlayer, type PlayerHandle } from '../search/momentPlayer';
+import { mediaTimeOf, playWhenReady, seekMedia, videoTimeOffset } from '../../../engine/core/mediaClock';
+import { attachPlayer, type PlayerHandle } from '../../media/momentPlayer';
 
 /** One of the two players: an element, the media attached to it and the clip it is positioned on. */
 interface Slot {

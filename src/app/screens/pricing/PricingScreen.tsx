@@ -29,7 +29,7 @@ import { Markdown } from '../../ui/Markdown';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { PageSpinner } from '../../ui/Spinner';
 import { ReasonTooltip } from '../../ui/Tooltip';
-import { followPurchase } from '../billing/billingActions';
+import { followPurchase } from '../../billing/billingActions';
 import { ChangePlanDialog, type PlanChange } from './ChangePlanDialog';
 import { billingInterval, planAction } from './pricingRules';
 import { TopUpSection } from './TopUpSection';

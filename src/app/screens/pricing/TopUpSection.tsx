@@ -9,7 +9,7 @@ import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { formatHours } from '../../ui/format';
 import { Markdown } from '../../ui/Markdown';
-import { followPurchase } from '../billing/billingActions';
+import { followPurchase } from '../../billing/billingActions';
 import { clampQuantity } from './pricingRules';
 
 /** − [n] + : a whole number from 1 to TOP_UP_MAX_QUANTITY. */

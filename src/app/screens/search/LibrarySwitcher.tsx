@@ -5,7 +5,7 @@ import { Button } from '../../ui/Button';
 import { IconCheck, IconChevronDown, IconClose, IconSearch } from '../../ui/icons';
 import { Popover } from '../../ui/Popover';
 import { Switch } from '../../ui/Switch';
-import { libraryName } from '../libraries/LibraryCard';
+import { libraryName } from '../../libraries/LibraryCard';
 import {
   closeSwitcher,
   deselectAllMatching,

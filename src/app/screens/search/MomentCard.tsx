@@ -9,11 +9,11 @@ import { CheckboxControl } from '../../ui/Checkbox';
 import { IconAlert, IconDownload, IconExternal, IconFilm, IconSimilar, IconTrim } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { Tooltip } from '../../ui/Tooltip';
-import { DownloadMenu } from '../moment/DownloadMenu';
+import { DownloadMenu } from '../../media/DownloadMenu';
 import type { MasonryCell } from './masonry';
-import { showsVideo } from './previewRecovery';
+import { showsVideo } from '../../media/previewRecovery';
 import { useHoverIntent, useInView, useMomentPreview } from './useMomentPreview';
-import { canPreview, externalUrlOf, mediaNameOf } from './mediaInfo';
+import { canPreview, externalUrlOf, mediaNameOf } from '../../media/mediaInfo';
 import { formatClock, formatMomentLength } from '../../ui/format';
 
 /** A moment in the results grid (spec section 2): preview, time range, media name, source link, select, similar. */

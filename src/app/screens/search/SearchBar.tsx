@@ -16,7 +16,7 @@ import { IconButton } from '../../ui/Button';
 import { IconImage, IconSearch } from '../../ui/icons';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { Spinner } from '../../ui/Spinner';
-import { dragHasFiles, filesFromDrop } from '../upload/dropFiles';
+import { dragHasFiles, filesFromDrop } from '../../upload/dropFiles';
 import { LibrarySwitcher } from './LibrarySwitcher';
 import { asImageDataUrl, isImageDataUrl, pickSearchImage } from './searchImage';
 

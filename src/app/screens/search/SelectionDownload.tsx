@@ -7,7 +7,7 @@ import { effectiveMoment, momentEdits } from '../../state/momentEdits';
 import { Button } from '../../ui/Button';
 import { IconDownload } from '../../ui/icons';
 import { Menu, MenuCheckboxItem, MenuHeader, MenuItem, MenuSeparator } from '../../ui/Menu';
-import { momentToTake } from '../moment/DownloadMenu';
+import { momentToTake } from '../../media/DownloadMenu';
 
 const FORMATS = ['mp4', 'gif', 'srt'] as const;
 

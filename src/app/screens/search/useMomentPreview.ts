@@ -1,7 +1,7 @@
 import { useEffect, useReducer, useRef, useState, type RefObject } from 'react';
 import { MOMENT_PREVIEW, type Moment } from '../../../contract';
 import { ensurePreviewToken } from '../../state/previewTokens';
-import { attachPlayer, previewPlaylistUrl, type PlayerHandle } from './momentPlayer';
+import { attachPlayer, previewPlaylistUrl, type PlayerHandle } from '../../media/momentPlayer';
 import {
   CircuitBreaker,
   INITIAL_PREVIEW,
@@ -11,7 +11,7 @@ import {
   type PreviewEvent,
   type PreviewModel,
   type PreviewReason,
-} from './previewRecovery';
+} from '../../media/previewRecovery';
 
 /** One breaker and one loading queue for every card on the page. */
 const breaker = new CircuitBreaker();

@@ -13,7 +13,7 @@ import { IconCard, IconDatabase, IconExternal, IconRefresh, IconSparkle } from '
 import { Markdown } from '../../ui/Markdown';
 import { ProgressBar } from '../../ui/ProgressBar';
 import { Spinner } from '../../ui/Spinner';
-import { openExternal } from '../billing/billingActions';
+import { openExternal } from '../../billing/billingActions';
 import { InvoiceList } from './InvoiceList';
 import { UsageHistory } from './UsageHistory';
 import { formatHours, formatHoursMinutes } from '../../ui/format';

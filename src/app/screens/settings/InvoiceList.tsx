@@ -4,7 +4,7 @@ import { billingApi } from '../../api/instance';
 import { formatCredits, formatDate } from '../../state/billingFigures';
 import { IconExternal } from '../../ui/icons';
 import { VirtualList } from '../../ui/VirtualList';
-import { openExternal } from '../billing/billingActions';
+import { openExternal } from '../../billing/billingActions';
 
 /** Opens an invoice in a new tab; a failure is only logged (spec section 7). */
 function openInvoice(invoiceId: string) {

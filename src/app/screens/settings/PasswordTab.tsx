@@ -6,8 +6,8 @@ import { showToast } from '../../state/toasts';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { PasswordField } from '../../ui/TextField';
-import { changePasswordError } from '../auth/formRules';
-import { NewPasswordFields } from '../auth/NewPasswordFields';
+import { changePasswordError } from '../../account/formRules';
+import { NewPasswordFields } from '../../account/NewPasswordFields';
 
 export function PasswordTab() {
   const [current, setCurrent] = useState('');

@@ -2,7 +2,7 @@ import { MSG } from '../../../contract';
 import { showToast } from '../../state/toasts';
 import { Button } from '../../ui/Button';
 import { IconMail } from '../../ui/icons';
-import { useVerificationResend } from '../auth/useVerificationResend';
+import { useVerificationResend } from '../../account/useVerificationResend';
 
 /** The resend-verification notice of unverified accounts, with the same 60-second wait as /verify-email. */
 export function VerifyNotice({ email }: { email: string }) {

@@ -1,0 +1,356 @@
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { clipsBlockedReason, MSG_DOWNLOAD, MSG_MERGE, type Library, type Media, type Moment } from '../../contract';
+import { SequenceEngine, type SequenceEngineState } from '../../engine/sequence/SequenceEngine';
+import type { SequenceClip } from '../../engine/sequence/sequenceModel';
+import { buildCompilationPreview, stopCompileWorkers } from '../../workers/compile/compileClient';
+import { useCredits } from '../hooks/useCredits';
+import { compilationCost, downloadCompilation, type CompilationRange } from '../state/compilation';
+import { usePreviewTokens } from '../hooks/usePreviewToken';
+import { ensurePreviewToken, previewTokenOf, thumbnailUrl } from '../state/previewTokens';
+import { showToast } from '../state/toasts';
+import { Button, IconButton } from '../ui/Button';
+import { CheckboxControl } from '../ui/Checkbox';
+import { Dialog } from '../ui/Dialog';
+import { IconDownload, IconFilm, IconFullscreen, IconPause, IconPlay } from '../ui/icons';
+import { SegmentedControl } from '../ui/SegmentedControl';
+import { Tooltip } from '../ui/Tooltip';
+import { useSessionSound, VolumeControl } from '../media/VolumeControl';
+import { mediaNameOf } from '../media/mediaInfo';
+import { previewPlaylistUrl } from '../media/momentPlayer';
+import { MomentList } from './MomentList';
+import { SequencePlayback, type SwitchRecord } from '../screens/merge/sequencePlayback';
+import { formatClock } from '../ui/format';
+import './merge.css';
+
+/** A selected moment (with its effective range) as a clip of the editor. */
+export function clipOfMoment(m: Moment, media: Media | undefined): SequenceClip {
+  const v = media?.metadata.video;
+  const duration = v?.duration ?? m.endTime;
+  return {
+    id: m.id,
+    extendedMediaId: { libraryId: m.libraryId, mediaId: m.mediaId },
+    beginEndTimestamp: { startTime: m.startTime, endTime: m.endTime },
+    duration: m.endTime - m.startTime,
+    modifications: {},
+    mediaDuration: duration,
+    frameRate: v?.frameCount && duration ? v.frameCount / duration : 0,
+    label: mediaNameOf(media),
+  };
+}
+
+const IDLE: SequenceEngineState = {
+  clips: [],
+  currentTime: 0,
+  duration: 0,
+  current: -1,
+  playing: false,
+  shuttle: 0,
+  canUndo: false,
+  canRedo: false,
+  dragging: null,
+  dropIndex: null,
+  viewWidth: 0,
+};
+
+/** React's view of the editor: re-renders when the engine's state object changes. */
+function useSequenceState(engine: SequenceEngine | null): SequenceEngineState {
+  const subscribe = useCallback((fn: () => void) => (engine ? engine.subscribe(fn) : () => {}), [engine]);
+  const get = () => (engine ? engine.getState() : IDLE);
+  return useSyncExternalStore(subscribe, get, get);
+}
+
+declare global {
+  interface Window {
+    /** Clip switches seen by the merge dialog's frame clock (read by the e2e test and the gap benchmark). */
+    __mergeSwitches?: SwitchRecord[];
+    /** The dialog's player (its `trace` explains a switch that did not happen). */
+    __mergePlayback?: SequencePlayback;
+  }
+}
+
+type View = 'sequence' | 'preview';
+
+/**
+ * The merge dialog (spec section 2): the sequence's preview player, the clip editor (timeline and the
+ * reorderable moment list) and a footer with the format (MP4 only), the watermark option and its
+ * cost, a local preview built in the browser (ffmpeg.wasm) and the server-rendered download.
+ */
+export default function MergeDialog({
+  moments,
+  medias,
+  libraries,
+  onClose,
+}: {
+  moments: Moment[];
+  medias: Record<string, Media>;
+  libraries: readonly Library[];
+  onClose: () => void;
+}) {
+  // The clips as the dialog opened, once: the page behind passes a new `medias` object whenever it
+  // renders (its search changed, its results were refetched), and a new `initial` restarted the
+  // editor, dropping every edit and the undo history.
+  const [initial] = useState(() => moments.map((m) => clipOfMoment(m, medias[m.mediaId])));
+  const [engine, setEngine] = useState<SequenceEngine | null>(null);
+  // State, not refs: the dialog's content mounts in its portal after this component first renders.
+  const [timelineEl, setTimelineEl] = useState<HTMLDivElement | null>(null);
+  const [rootEl, setRootEl] = useState<HTMLDivElement | null>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  const [videoA, setVideoA] = useState<HTMLVideoElement | null>(null);
+  const [videoB, setVideoB] = useState<HTMLVideoElement | null>(null);
+  const playback = useRef<SequencePlayback | null>(null);
+  const state = useSequenceState(engine);
+  const libraryIds = useMemo(() => [...new Set(initial.map((c) => c.extendedMediaId.libraryId))], [initial]);
+  // Each library's token, fetched when missing or about to expire.
+  const tokens = usePreviewTokens(libraryIds);
+  const tokensReady = libraryIds.every((id) => tokens[id]);
+  const [view, setView] = useState<View>('sequence');
+  const [preview, setPreview] = useState<{ url: string; ms: number } | null>(null);
+  const [building, setBuilding] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+  // Paying is a choice made each time: off whenever the editor opens.
+  const [removeWatermark, setRemoveWatermark] = useState(false);
+  const { info } = useCredits();
+  useSessionSound(videoA);
+  useSessionSound(videoB);
+
+  // The editor: created once with the selection; its callbacks reach the player through the ref.
+  useEffect(() => {
+    const container = timelineEl;
+    // Keys from anywhere in the dialog (its footer and header too) are the editor's: Ctrl/Cmd+Z with
+    // focus on Download undid nothing here and went to the browser's own undo instead.
+    const keyTarget = rootEl?.closest('[role="dialog"]') ?? rootEl;
+    if (!container || !keyTarget) return;
+    let created: SequenceEngine | null = null;
+    let cancelled = false;
+    void SequenceEngine.create({
+      container,
+      clips: initial,
+      keyTarget,
+      thumbnail: (clip, signal) => loadPicture(clip, signal),
+      onSeek: (t) => {
+        const p = playback.current;
+        const s = created?.getState();
+        if (!p || !s) return;
+        p.setClips(s.clips, t);
+      },
+      onShuttle: (rate) => (rate === 0 ? playback.current?.pause() : playback.current?.play(rate)),
+      onPreload: (next) => playback.current?.preload(next),
+    }).then((e) => {
+      if (cancelled) return e.destroy();
+      created = e;
+      setEngine(e);
+    });
+    return () => {
+      cancelled = true;
+      created?.destroy();
+      setEngine(null);
+    };
+  }, [initial, timelineEl, rootEl]);
+
+  // The two players, once the editor and the preview tokens are there.
+  useEffect(() => {
+    if (!engine || !videoA || !videoB || !tokensReady) return;
+    const p = new SequencePlayback({
+      videos: [videoA, videoB],
+      urlOf: (clip) => {
+        const token = previewTokenOf(clip.extendedMediaId.libraryId);
+        return token ? previewPlaylistUrl(clip.extendedMediaId.libraryId, clip.extendedMediaId.mediaId, token) : null;
+      },
+      onTime: (t) => engine.setPlaybackTime(t),
+      onPlaying: (playing) => engine.setPlaying(playing),
+      onSwitch: (r) => (window.__mergeSwitches ??= []).push(r),
+    });
+    playback.current = p;
+    window.__mergePlayback = p;
+    const s = engine.getState();
+    p.setClips(s.clips, s.currentTime);
+    return () => {
+      p.destroy();
+      playback.current = null;
+      if (window.__mergePlayback === p) window.__mergePlayback = undefined;
+    };
+  }, [engine, videoA, videoB, tokensReady]);
+
+  // Switching to the local preview pauses the sequence.
+  useEffect(() => {
+    if (view === 'preview') playback.current?.pause();
+  }, [view]);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview.url)), [preview]);
+  // The preview workers hold a wasm heap each: they go with the dialog.
+  useEffect(() => () => stopCompileWorkers(), []);
+
+  const blocked = clipsBlockedReason(state.clips);
+  const poster = state.clips[0] && tokensReady ? (pictureUrl(state.clips[0]) ?? undefined) : undefined;
+  const ranges: CompilationRange[] = state.clips.map((c) => ({
+    libraryId: c.extendedMediaId.libraryId,
+    mediaId: c.extendedMediaId.mediaId,
+    start: c.beginEndTimestamp.startTime,
+    end: c.beginEndTimestamp.endTime,
+    mediaDuration: c.mediaDuration,
+  }));
+  const { cost } = compilationCost(ranges, true);
+  const balance = info?.creditsLeft ?? 0;
+  const firstLibrary = libraries.find((l) => l._id === state.clips[0]?.extendedMediaId.libraryId)?.name ?? 'library';
+
+  const togglePlay = () => {
+    const p = playback.current;
+    if (!p) return;
+    if (p.isPlaying) p.pause();
+    else {
+      if (state.currentTime >= state.duration - 0.05) engine?.seek(0);
+      p.play(1);
+    }
+  };
+
+  const buildPreview = async () => {
+    if (!tokensReady || blocked) return;
+    setBuilding(true);
+    const t0 = performance.now();
+    try {
+      const { blob } = await buildCompilationPreview(
+        state.clips.map((c) => ({
+          playlistUrl: new URL(
+            previewPlaylistUrl(c.extendedMediaId.libraryId, c.extendedMediaId.mediaId, previewTokenOf(c.extendedMediaId.libraryId)!),
+            location.href,
+          ).href,
+          start: c.beginEndTimestamp.startTime,
+          end: c.beginEndTimestamp.endTime,
+          frameRate: c.frameRate,
+        })),
+      );
+      setPreview({ url: URL.createObjectURL(blob), ms: performance.now() - t0 });
+      setView('preview');
+    } catch {
+      showToast(MSG_MERGE.previewFailed, { title: MSG_DOWNLOAD.errorTitle, tone: 'error', durationMs: MSG_DOWNLOAD.toastMs });
+    } finally {
+      setBuilding(false);
+    }
+  };
+
+  const download = async () => {
+    if (blocked) return;
+    setDownloading(true);
+    await downloadCompilation(ranges, firstLibrary, removeWatermark);
+    setDownloading(false);
+  };
+
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    else void stageRef.current?.requestFullscreen().catch(() => undefined);
+  };
+
+  const footer = (
+    <div className="merge-footer">
+      <SegmentedControl<'mp4' | 'gif'>
+        label="Format"
+        value="mp4"
+        onValueChange={() => undefined}
+        options={[
+          { value: 'mp4', label: 'MP4' },
+          {
+            value: 'gif',
+            label: (
+              <Tooltip content={MSG_MERGE.gifCompilationsSoon} side="top">
+                <span>GIF</span>
+              </Tooltip>
+            ),
+            disabled: true,
+          },
+        ]}
+      />
+      <span className="merge-footer__gif muted">{MSG_MERGE.gifCompilationsSoon}</span>
+      <label className="merge-footer__watermark">
+        <CheckboxControl checked={removeWatermark} onCheckedChange={setRemoveWatermark} label={MSG_DOWNLOAD.removeWatermark} />
+        <span>
+          {MSG_DOWNLOAD.removeWatermark}
+          <span className="merge-footer__cost muted">{MSG_DOWNLOAD.removeWatermarkCost(cost, balance)}</span>
+        </span>
+      </label>
+      <span className="merge-footer__spacer" />
+      <Button variant="secondary" onClick={() => void buildPreview()} busy={building} disabled={Boolean(blocked) || !tokensReady}>
+        <IconFilm size={16} /> {building ? MSG_MERGE.previewBuilding : 'Build preview'}
+      </Button>
+      <Button onClick={() => void download()} busy={downloading} disabled={Boolean(blocked)}>
+        <IconDownload size={16} /> Download MP4
+        {removeWatermark && <span className="merge-footer__price">{MSG_DOWNLOAD.credits(cost)}</span>}
+      </Button>
+    </div>
+  );
+
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} width={1160} title={MSG_MERGE.dialogTitle} footer={footer}>
+      <div ref={setRootEl} className="merge" data-testid="merge-dialog">
+        <div className="merge__top">
+          <SegmentedControl<View>
+            label="Show"
+            value={view}
+            onValueChange={setView}
+            options={[
+              { value: 'sequence', label: 'Sequence' },
+              { value: 'preview', label: 'Local preview', disabled: !preview },
+            ]}
+          />
+          <span className="merge__summary muted" aria-live="polite">
+            {state.clips.length} clips · {formatClock(state.duration)}
+            {preview && view === 'preview' ? ` · built in ${(preview.ms / 1000).toFixed(1)} s` : ''}
+          </span>
+        </div>
+        <div className="merge__stage" ref={stageRef} hidden={view !== 'sequence'}>
+          {/* The first clip's picture until the players have theirs. */}
+          <video ref={setVideoA} className="merge__video" playsInline poster={poster} data-testid="merge-video" />
+          <video ref={setVideoB} className="merge__video" playsInline data-testid="merge-video" />
+          {!tokensReady && <p className="merge__note muted">Loading…</p>}
+        </div>
+        {view === 'preview' && preview && (
+          <div className="merge__stage">
+            <video className="merge__video merge__video--preview" src={preview.url} controls playsInline data-testid="local-preview" />
+          </div>
+        )}
+        <div className="merge__controls" hidden={view !== 'sequence'}>
+          <IconButton label={state.playing ? 'Pause' : 'Play'} onClick={togglePlay} disabled={!tokensReady}>
+            {state.playing ? <IconPause size={18} /> : <IconPlay size={18} />}
+          </IconButton>
+          <span className="merge__time" data-testid="merge-time">
+            {formatClock(state.currentTime)} / {formatClock(state.duration)}
+          </span>
+          <VolumeControl />
+          <span className="merge__spacer" />
+          {/* A group: when one disables itself (the last undo or redo), focus moves to the other (ui/modal). */}
+          <span className="merge__history" role="group" aria-label="History">
+            <Button size="sm" variant="ghost" onClick={() => engine?.undo()} disabled={!state.canUndo}>
+              Undo
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => engine?.redo()} disabled={!state.canRedo}>
+              Redo
+            </Button>
+          </span>
+          <IconButton label="Full screen" onClick={toggleFullscreen}>
+            <IconFullscreen size={18} />
+          </IconButton>
+        </div>
+        <div ref={setTimelineEl} className="merge__timeline" aria-hidden="true" data-testid="sequence-timeline" />
+        <MomentList engine={engine} state={state} pictureOf={pictureUrl} />
+        {blocked && <p className="merge__blocked">{blocked}</p>}
+      </div>
+    </Dialog>
+  );
+}
+
+/** The picture of a clip's first frame (the server's thumbnail), or null without a preview token. */
+function pictureUrl(clip: SequenceClip): string | null {
+  const token = previewTokenOf(clip.extendedMediaId.libraryId);
+  return token ? thumbnailUrl(clip.extendedMediaId.libraryId, clip.extendedMediaId.mediaId, token, clip.beginEndTimestamp.startTime) : null;
+}
+
+async function loadPicture(clip: SequenceClip, signal: AbortSignal): Promise<HTMLImageElement> {
+  const token = await ensurePreviewToken(clip.extendedMediaId.libraryId);
+  const url = token
+    ? thumbnailUrl(clip.extendedMediaId.libraryId, clip.extendedMediaId.mediaId, token, clip.beginEndTimestamp.startTime)
+    : null;
+  if (!url || signal.aborted) throw new Error('No picture');
+  const img = new Image();
+  img.crossOrigin = 'anonymous';
+  img.src = url;
+  await img.decode();
+  return img;
+}
