@@ -16,7 +16,7 @@ import { SegmentedControl } from '../ui/SegmentedControl';
 import { Tooltip } from '../ui/Tooltip';
 import { useSessionSound, VolumeControl } from '../media/VolumeControl';
 import { mediaNameOf } from '../media/mediaInfo';
-import { previewPlaylistUrl } from '../media/momentPlayer';
+import { attachPlayer, previewPlaylistUrl } from '../media/momentPlayer';
 import { MomentList } from './MomentList';
 import { SequencePlayback, type SwitchRecord } from '../screens/merge/sequencePlayback';
 import { formatClock } from '../ui/format';
@@ -156,6 +156,8 @@ export default function MergeDialog({
         const token = previewTokenOf(clip.extendedMediaId.libraryId);
         return token ? previewPlaylistUrl(clip.extendedMediaId.libraryId, clip.extendedMediaId.mediaId, token) : null;
       },
+      attach: (video, url, start) =>
+        attachPlayer(video, { url, mode: 'hls', start, end: Number.POSITIVE_INFINITY, loop: false, autoplay: false }),
       onTime: (t) => engine.setPlaybackTime(t),
       onPlaying: (playing) => engine.setPlaying(playing),
       onSwitch: (r) => (window.__mergeSwitches ??= []).push(r),

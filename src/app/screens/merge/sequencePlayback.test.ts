@@ -2,9 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { testClip as clip } from '../../../../tests/fixtures/sequenceClip';
 import { SequencePlayback, type SwitchRecord } from './sequencePlayback';
 
-// hls.js is not wanted here: the elements below stand in for attached players.
-vi.mock('../../media/momentPlayer', () => ({ attachPlayer: () => ({ destroy() {} }) }));
-
 type FrameCallback = (now: number, meta: { mediaTime: number; expectedDisplayTime: number }) => void;
 
 /** A <video> as SequencePlayback uses it: play/pause, seeks that answer `seeked`, frame callbacks fired by the test. */
@@ -64,6 +61,8 @@ function playing() {
   const p = new SequencePlayback({
     videos: videos as unknown as [HTMLVideoElement, HTMLVideoElement],
     urlOf: () => 'blob:media',
+    // hls.js is not wanted here: the elements below stand in for attached players.
+    attach: () => ({ destroy() {} }),
     onTime: () => undefined,
     onPlaying: () => undefined,
     onSwitch: (r) => switches.push(r),

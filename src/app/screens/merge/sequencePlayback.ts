@@ -2,12 +2,11 @@ import { VIDEO_TIME_OFFSET } from '../../../contract';
 import { effectiveFrameRate } from '../../../engine/kernels';
 import { locate, timeInClip, type SequenceClip } from '../../../engine/sequence/sequenceModel';
 import { mediaTimeOf, playWhenReady, seekMedia, videoTimeOffset } from '../../../engine/core/mediaClock';
-import { attachPlayer, type PlayerHandle } from '../../media/momentPlayer';
 
 /** One of the two players: an element, the media attached to it and the clip it is positioned on. */
 interface Slot {
   video: HTMLVideoElement;
-  handle: PlayerHandle | null;
+  handle: AttachedMedia | null;
   mediaKey: string | null;
   clipIndex: number;
   /** The media time it was last asked to show (sought again once the B-frame offset is known). */
@@ -39,10 +38,17 @@ export interface SwitchRecord {
   firstMediaTime: number;
 }
 
+/** A media attached to an element by the host's player; `destroy` detaches it (its source, listeners). */
+export interface AttachedMedia {
+  destroy(): void;
+}
+
 export interface SequencePlaybackOptions {
   videos: [HTMLVideoElement, HTMLVideoElement];
   /** The HLS preview URL of a clip's media, or null while its token is not there. */
   urlOf(clip: SequenceClip): string | null;
+  /** Attaches `url` to the element, paused, positioned at `start` (media seconds): the app's HLS player. */
+  attach(video: HTMLVideoElement, url: string, start: number): AttachedMedia;
   /** Playback moved on (sequence seconds); the editor's setPlaybackTime. */
   onTime(time: number): void;
   onPlaying(playing: boolean): void;
@@ -243,14 +249,7 @@ export class SequencePlayback {
       const url = this.o.urlOf(clip);
       if (!url) return;
       slot.mediaKey = key;
-      slot.handle = attachPlayer(slot.video, {
-        url,
-        mode: 'hls',
-        start: mediaTime,
-        end: Number.POSITIVE_INFINITY,
-        loop: false,
-        autoplay: false,
-      });
+      slot.handle = this.o.attach(slot.video, url, mediaTime);
       return;
     }
     seekMedia(slot.video, mediaTime);

@@ -3,6 +3,7 @@
 import type { SequenceClip } from '../../../../src/engine/sequence/sequenceModel';
 import { locate, preloadTime, sequenceDuration } from '../../../../src/engine/sequence/sequenceModel';
 import { SequencePlayback, type SwitchRecord } from '../../../../src/app/screens/merge/sequencePlayback';
+import { attachPlayer } from '../../../../src/app/media/momentPlayer';
 import type { RendererPreference } from '../../../../src/engine/render/pixiApp';
 import { readOnePixel } from '../../../../src/engine/render/readback';
 import { TestSequence, testClip } from '../../drivers/TestSequence';
@@ -38,6 +39,8 @@ async function playSequence(clips: BenchClip[]): Promise<{ switches: SwitchRecor
     const p = new SequencePlayback({
       videos: [document.getElementById('a') as HTMLVideoElement, document.getElementById('b') as HTMLVideoElement],
       urlOf: (c) => c.extendedMediaId.mediaId,
+      attach: (video, url, start) =>
+        attachPlayer(video, { url, mode: 'hls', start, end: Number.POSITIVE_INFINITY, loop: false, autoplay: false }),
       onTime: (t) => {
         last = t;
         // What the editor does in setPlaybackTime: preload the next clip 2 s before this one ends.
