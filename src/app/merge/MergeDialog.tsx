@@ -18,7 +18,7 @@ import { useSessionSound, VolumeControl } from '../media/VolumeControl';
 import { mediaNameOf } from '../media/mediaInfo';
 import { attachPlayer, previewPlaylistUrl } from '../media/momentPlayer';
 import { MomentList } from './MomentList';
-import { SequencePlayback, type SwitchRecord } from '../screens/merge/sequencePlayback';
+import { SequencePlayback, type SwitchRecord } from '../../engine/sequence/SequencePlayback';
 import { formatClock } from '../ui/format';
 import './merge.css';
 

@@ -2,7 +2,7 @@
 // build (ffmpeg.wasm worker), on HLS renditions the benchmark serves, for tests/bench/merge.bench.ts.
 import type { SequenceClip } from '../../../../src/engine/sequence/sequenceModel';
 import { locate, preloadTime, sequenceDuration } from '../../../../src/engine/sequence/sequenceModel';
-import { SequencePlayback, type SwitchRecord } from '../../../../src/app/screens/merge/sequencePlayback';
+import { SequencePlayback, type SwitchRecord } from '../../../../src/engine/sequence/SequencePlayback';
 import { attachPlayer } from '../../../../src/app/media/momentPlayer';
 import type { RendererPreference } from '../../../../src/engine/render/pixiApp';
 import { readOnePixel } from '../../../../src/engine/render/readback';

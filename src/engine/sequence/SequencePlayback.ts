@@ -1,7 +1,7 @@
-import { VIDEO_TIME_OFFSET } from '../../../contract';
-import { effectiveFrameRate } from '../../../engine/kernels';
-import { locate, timeInClip, type SequenceClip } from '../../../engine/sequence/sequenceModel';
-import { mediaTimeOf, playWhenReady, seekMedia, videoTimeOffset } from '../../../engine/core/mediaClock';
+import { VIDEO_TIME_OFFSET } from '../../contract';
+import { effectiveFrameRate } from '../kernels';
+import { locate, timeInClip, type SequenceClip } from './sequenceModel';
+import { mediaTimeOf, playWhenReady, seekMedia, videoTimeOffset } from '../core/mediaClock';
 
 /** One of the two players: an element, the media attached to it and the clip it is positioned on. */
 interface Slot {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { testClip as clip } from '../../../../tests/fixtures/sequenceClip';
-import { SequencePlayback, type SwitchRecord } from './sequencePlayback';
+import { testClip as clip } from '../../../tests/fixtures/sequenceClip';
+import { SequencePlayback, type SwitchRecord } from './SequencePlayback';
 
 type FrameCallback = (now: number, meta: { mediaTime: number; expectedDisplayTime: number }) => void;
 
