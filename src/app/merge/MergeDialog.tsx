@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { clipsBlockedReason, MSG_DOWNLOAD, MSG_MERGE, type Library, type Media, type Moment } from '../../contract';
 import { SequenceEngine, type SequenceEngineState } from '../../engine/sequence/SequenceEngine';
 import type { SequenceClip } from '../../engine/sequence/sequenceModel';
@@ -20,6 +20,7 @@ import { attachPlayer, previewPlaylistUrl } from '../media/momentPlayer';
 import { MomentList } from './MomentList';
 import { SequencePlayback, type SwitchRecord } from '../../engine/sequence/SequencePlayback';
 import { formatClock } from '../ui/format';
+import { useSequenceValue } from '../timeline/useEngineValue';
 import './merge.css';
 
 /** A selected moment (with its effective range) as a clip of the editor. */
@@ -38,25 +39,24 @@ export function clipOfMoment(m: Moment, media: Media | undefined): SequenceClip 
   };
 }
 
-const IDLE: SequenceEngineState = {
-  clips: [],
-  currentTime: 0,
-  duration: 0,
-  current: -1,
-  playing: false,
-  shuttle: 0,
-  canUndo: false,
-  canRedo: false,
-  dragging: null,
-  dropIndex: null,
-  viewWidth: 0,
-};
+// What the dialog reads of the editor, each re-rendering it only when it changes: playback moves
+// `currentTime` every frame, which only the clock (MergeClock) and the engine's canvas show.
+const selectClips = (s: SequenceEngineState) => s.clips;
+const selectDuration = (s: SequenceEngineState) => s.duration;
+const selectPlaying = (s: SequenceEngineState) => s.playing;
+const selectCanUndo = (s: SequenceEngineState) => s.canUndo;
+const selectCanRedo = (s: SequenceEngineState) => s.canRedo;
+const selectCurrentTime = (s: SequenceEngineState) => s.currentTime;
 
-/** React's view of the editor: re-renders when the engine's state object changes. */
-function useSequenceState(engine: SequenceEngine | null): SequenceEngineState {
-  const subscribe = useCallback((fn: () => void) => (engine ? engine.subscribe(fn) : () => {}), [engine]);
-  const get = () => (engine ? engine.getState() : IDLE);
-  return useSyncExternalStore(subscribe, get, get);
+/** The playhead's time over the sequence's length: the one part of the dialog a frame of playback re-renders. */
+function MergeClock({ engine }: { engine: SequenceEngine | null }) {
+  const time = useSequenceValue(engine, selectCurrentTime);
+  const duration = useSequenceValue(engine, selectDuration);
+  return (
+    <span className="merge__time" data-testid="merge-time">
+      {formatClock(time)} / {formatClock(duration)}
+    </span>
+  );
 }
 
 declare global {
@@ -98,7 +98,11 @@ export default function MergeDialog({
   const [videoA, setVideoA] = useState<HTMLVideoElement | null>(null);
   const [videoB, setVideoB] = useState<HTMLVideoElement | null>(null);
   const playback = useRef<SequencePlayback | null>(null);
-  const state = useSequenceState(engine);
+  const clips = useSequenceValue(engine, selectClips);
+  const duration = useSequenceValue(engine, selectDuration);
+  const playing = useSequenceValue(engine, selectPlaying);
+  const canUndo = useSequenceValue(engine, selectCanUndo);
+  const canRedo = useSequenceValue(engine, selectCanRedo);
   const libraryIds = useMemo(() => [...new Set(initial.map((c) => c.extendedMediaId.libraryId))], [initial]);
   // Each library's token, fetched when missing or about to expire.
   const tokens = usePreviewTokens(libraryIds);
@@ -181,9 +185,9 @@ export default function MergeDialog({
   // The preview workers hold a wasm heap each: they go with the dialog.
   useEffect(() => () => stopCompileWorkers(), []);
 
-  const blocked = clipsBlockedReason(state.clips);
-  const poster = state.clips[0] && tokensReady ? (pictureUrl(state.clips[0]) ?? undefined) : undefined;
-  const ranges: CompilationRange[] = state.clips.map((c) => ({
+  const blocked = clipsBlockedReason(clips);
+  const poster = clips[0] && tokensReady ? (pictureUrl(clips[0]) ?? undefined) : undefined;
+  const ranges: CompilationRange[] = clips.map((c) => ({
     libraryId: c.extendedMediaId.libraryId,
     mediaId: c.extendedMediaId.mediaId,
     start: c.beginEndTimestamp.startTime,
@@ -192,14 +196,16 @@ export default function MergeDialog({
   }));
   const { cost } = compilationCost(ranges, true);
   const balance = info?.creditsLeft ?? 0;
-  const firstLibrary = libraries.find((l) => l._id === state.clips[0]?.extendedMediaId.libraryId)?.name ?? 'library';
+  const firstLibrary = libraries.find((l) => l._id === clips[0]?.extendedMediaId.libraryId)?.name ?? 'library';
 
   const togglePlay = () => {
     const p = playback.current;
     if (!p) return;
     if (p.isPlaying) p.pause();
     else {
-      if (state.currentTime >= state.duration - 0.05) engine?.seek(0);
+      // Read when pressed: the dialog does not re-render as the playhead moves.
+      const s = engine?.getState();
+      if (s && s.currentTime >= s.duration - 0.05) engine?.seek(0);
       p.play(1);
     }
   };
@@ -210,7 +216,7 @@ export default function MergeDialog({
     const t0 = performance.now();
     try {
       const { blob } = await buildCompilationPreview(
-        state.clips.map((c) => ({
+        clips.map((c) => ({
           playlistUrl: new URL(
             previewPlaylistUrl(c.extendedMediaId.libraryId, c.extendedMediaId.mediaId, previewTokenOf(c.extendedMediaId.libraryId)!),
             location.href,
@@ -293,7 +299,7 @@ export default function MergeDialog({
             ]}
           />
           <span className="merge__summary muted" aria-live="polite">
-            {state.clips.length} clips · {formatClock(state.duration)}
+            {clips.length} clips · {formatClock(duration)}
             {preview && view === 'preview' ? ` · built in ${(preview.ms / 1000).toFixed(1)} s` : ''}
           </span>
         </div>
@@ -309,20 +315,18 @@ export default function MergeDialog({
           </div>
         )}
         <div className="merge__controls" hidden={view !== 'sequence'}>
-          <IconButton label={state.playing ? 'Pause' : 'Play'} onClick={togglePlay} disabled={!tokensReady}>
-            {state.playing ? <IconPause size={18} /> : <IconPlay size={18} />}
+          <IconButton label={playing ? 'Pause' : 'Play'} onClick={togglePlay} disabled={!tokensReady}>
+            {playing ? <IconPause size={18} /> : <IconPlay size={18} />}
           </IconButton>
-          <span className="merge__time" data-testid="merge-time">
-            {formatClock(state.currentTime)} / {formatClock(state.duration)}
-          </span>
+          <MergeClock engine={engine} />
           <VolumeControl />
           <span className="merge__spacer" />
           {/* A group: when one disables itself (the last undo or redo), focus moves to the other (ui/modal). */}
           <span className="merge__history" role="group" aria-label="History">
-            <Button size="sm" variant="ghost" onClick={() => engine?.undo()} disabled={!state.canUndo}>
+            <Button size="sm" variant="ghost" onClick={() => engine?.undo()} disabled={!canUndo}>
               Undo
             </Button>
-            <Button size="sm" variant="ghost" onClick={() => engine?.redo()} disabled={!state.canRedo}>
+            <Button size="sm" variant="ghost" onClick={() => engine?.redo()} disabled={!canRedo}>
               Redo
             </Button>
           </span>
@@ -331,7 +335,7 @@ export default function MergeDialog({
           </IconButton>
         </div>
         <div ref={setTimelineEl} className="merge__timeline" aria-hidden="true" data-testid="sequence-timeline" />
-        <MomentList engine={engine} state={state} pictureOf={pictureUrl} />
+        <MomentList engine={engine} pictureOf={pictureUrl} />
         {blocked && <p className="merge__blocked">{blocked}</p>}
       </div>
     </Dialog>

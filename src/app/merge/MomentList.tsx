@@ -6,6 +6,10 @@ import { IconButton } from '../ui/Button';
 import { IconChevronLeft, IconPlus, IconTrash, IconTrim } from '../ui/icons';
 import { ClipTrimDialog } from './ClipTrimDialog';
 import { formatPreciseTimecode } from '../ui/format';
+import { useSequenceValue } from '../timeline/useEngineValue';
+
+const selectClips = (s: SequenceEngineState) => s.clips;
+const selectCurrent = (s: SequenceEngineState) => s.current;
 
 /**
  * The merge dialog's reorderable moment list (spec sections 2 and 9: items 176 px wide). Reordering
@@ -13,28 +17,23 @@ import { formatPreciseTimecode } from '../ui/format';
  * focused item (the item keeps focus; a live region says where it went). Each item also duplicates,
  * trims and removes its clip; every change goes through the editor, so it is undoable.
  */
-export function MomentList({
-  engine,
-  state,
-  pictureOf,
-}: {
-  engine: SequenceEngine | null;
-  state: SequenceEngineState;
-  pictureOf: (clip: SequenceClip) => string | null;
-}) {
+export function MomentList({ engine, pictureOf }: { engine: SequenceEngine | null; pictureOf: (clip: SequenceClip) => string | null }) {
   const [announcement, setAnnouncement] = useState('');
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const [trimming, setTrimming] = useState<number | null>(null);
   const list = useRef<HTMLOListElement>(null);
-  const n = state.clips.length;
-  const starts = clipStarts(state.clips);
+  // Not the whole state: playback publishes one per frame, and the list changes only with these.
+  const clips = useSequenceValue(engine, selectClips);
+  const current = useSequenceValue(engine, selectCurrent);
+  const n = clips.length;
+  const starts = clipStarts(clips);
 
   const focusItem = (index: number) =>
     requestAnimationFrame(() => list.current?.querySelectorAll<HTMLElement>('[data-clip-item]')[index]?.focus());
 
   const move = (from: number, to: number) => {
     if (!engine || to < 0 || to >= n || from === to) return;
-    const label = state.clips[from]!.label;
+    const label = clips[from]!.label;
     engine.reorder(from, to);
     setAnnouncement(`Moved ${label} to position ${to + 1} of ${n}.`);
     focusItem(to);
@@ -55,7 +54,7 @@ export function MomentList({
       e.preventDefault();
       e.stopPropagation();
       engine?.remove(index);
-      setAnnouncement(`Removed ${state.clips[index]!.label}.`);
+      setAnnouncement(`Removed ${clips[index]!.label}.`);
     }
   };
 
@@ -71,7 +70,7 @@ export function MomentList({
         Alt plus Left or Right arrow moves the focused moment; Delete removes it.
       </p>
       <ol ref={list} className="moment-list__items" aria-label="Moments in the compilation" aria-describedby="moment-list-help">
-        {state.clips.map((clip, i) => {
+        {clips.map((clip, i) => {
           const picture = pictureOf(clip);
           return (
             <li
@@ -79,7 +78,7 @@ export function MomentList({
               data-clip-item
               data-testid="merge-clip"
               data-media-id={clip.extendedMediaId.mediaId}
-              className={`moment-list__item${i === state.current ? ' moment-list__item--current' : ''}${dragFrom === i ? ' moment-list__item--dragging' : ''}`}
+              className={`moment-list__item${i === current ? ' moment-list__item--current' : ''}${dragFrom === i ? ' moment-list__item--dragging' : ''}`}
               style={{ width: MOMENT_LIST_ITEM_WIDTH }}
               tabIndex={0}
               aria-label={`${i + 1} of ${n}: ${clip.label}, ${formatPreciseTimecode(clip.beginEndTimestamp.startTime)} to ${formatPreciseTimecode(clip.beginEndTimestamp.endTime)}`}
@@ -130,9 +129,9 @@ export function MomentList({
       <p className="visually-hidden" aria-live="polite" data-testid="merge-announcement">
         {announcement}
       </p>
-      {trimming !== null && state.clips[trimming] && (
+      {trimming !== null && clips[trimming] && (
         <ClipTrimDialog
-          clip={state.clips[trimming]!}
+          clip={clips[trimming]!}
           onConfirm={(start, end) => engine?.trimTo(trimming, start, end)}
           onClose={() => setTrimming(null)}
         />

@@ -36,7 +36,7 @@ import {
   type SequenceState,
 } from './sequenceModel';
 
-/** What the sequence editor shows and what React reads (through its useEngineValue-style hook). */
+/** What the sequence editor shows and what React reads (selected, through app/timeline/useEngineValue's useSequenceValue). */
 export interface SequenceEngineState extends SequenceState {
   duration: number;
   /** The clip under the playhead (its handles are shown), or -1. */
