@@ -1,7 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const foldersOf = (dir) =>
+  fs
+    .readdirSync(path.join(import.meta.dirname, dir), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+
+// The app's screens are its routed pages, one folder each under src/app/screens.
+const SCREENS = foldersOf('src/app/screens');
+// What may import a screen: the router (its lazy routes) and the stylesheet list. Every other app
+// folder is shared by screens (media, upload, ui, state, ...) and imports none.
+const SHARED_APP_FOLDERS = foldersOf('src/app').filter((f) => !['screens', 'routing', 'styles'].includes(f));
+
+/**
+ * Import boundaries (import-x/no-restricted-paths): files under `target` may not import from `from`
+ * (`except` is relative to `from`). Paths are from the repository root.
+ */
+export const zones = [
+  // No screen imports another screen: what two screens share lives in a shared folder (src/app/README.md).
+  ...SCREENS.map((screen) => ({
+    target: `./src/app/screens/${screen}`,
+    from: './src/app/screens',
+    except: [`./${screen}`],
+    message: 'A screen does not import another screen: move what both use to a shared folder (see src/app/README.md, Layout).',
+  })),
+  {
+    target: './src/app/screens/*.{ts,tsx}',
+    from: SCREENS.map((screen) => `./src/app/screens/${screen}`),
+    message: 'A screen does not import another screen: move what both use to a shared folder (see src/app/README.md, Layout).',
+  },
+  {
+    target: SHARED_APP_FOLDERS.map((folder) => `./src/app/${folder}`),
+    from: './src/app/screens',
+    message: 'Shared app code does not import a screen (only src/app/routing and src/app/styles do).',
+  },
+];
 
 export default tseslint.config(
   {
@@ -92,6 +131,14 @@ export default tseslint.config(
         { patterns: [{ regex: '^\\.\\./', message: 'A migration imports nothing of the live code (copy what it needs into it).' }] },
       ],
     },
+  },
+  {
+    files: ['src/app/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.json'] })],
+    },
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones }] },
   },
   { files: ['**/*.{js,mjs}'], languageOptions: { globals: { ...globals.node } } },
 );

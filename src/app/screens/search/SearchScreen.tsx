@@ -37,7 +37,6 @@ import { SelectionDownload } from './SelectionDownload';
 import { useMediaLookup } from './useMediaLookup';
 import { useMomentSearch } from './useMomentSearch';
 import { newQueryImageId, saveQueryImage, useQueryImage } from './queryImages';
-import '../library/library.css';
 import { formatClock } from '../../ui/format';
 import './search.css';
 
