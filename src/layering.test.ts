@@ -21,14 +21,14 @@ async function withImport(file: string, line: string) {
 }
 
 describe('layering', () => {
-  it('holds over the tree: routes, HTTP plumbing, migrations, the engine, the contract and the screens', async () => {
+  it('holds over the tree: routes, HTTP plumbing, migrations, the engine, the contract and the app', async () => {
     const results = await eslint.lintFiles([
       'src/server/modules/*/*.routes.ts',
       'src/server/http/*.ts',
       'src/server/db/migrations/*.ts',
       'src/engine/**/*.ts',
       'src/contract/**/*.ts',
-      'src/app/screens/**/*.{ts,tsx}',
+      'src/app/**/*.{ts,tsx}',
     ]);
     const broken = results.flatMap((r) => r.messages.map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`));
     expect(broken).toEqual([]);
@@ -42,6 +42,13 @@ describe('layering', () => {
     expect(await withImport(route, "import { probe } from '../../adapters/media/ffprobe';")).toHaveLength(1);
     expect(await withImport(route, "import type { UsersTable } from '../../db/schema';")).toHaveLength(1);
     expect(await withImport(route, "import type { SearchService } from './search.service';")).toEqual([]);
+  }, 30_000);
+
+  it('refuses a screen importing another screen, and shared app code importing a screen', async () => {
+    const screen = 'src/app/screens/workspace/WorkspaceScreen.tsx';
+    expect(await withImport(screen, "import { FolderList } from '../library/FolderList';")).toHaveLength(1);
+    expect(await withImport(screen, "import { LibraryCard } from '../../libraries/LibraryCard';")).toEqual([]);
+    expect(await withImport('src/app/media/mediaInfo.ts', "import { parseQuery } from '../screens/search/searchQuery';")).toHaveLength(1);
   }, 30_000);
 
   it('refuses a migration importing live code', async () => {
