@@ -1,25 +1,11 @@
-import { encode } from '@msgpack/msgpack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { API, MSG, type BillingInfo, type Envelope } from '../../contract';
+import { API, MSG, type BillingInfo } from '../../contract';
+import { MemoryStorage, reply, tokenFor } from './stateTestKit';
 
 /** The credits query on TanStack Query: its follow schedule, its invalidation and its failure toast. */
 
-class MemoryStorage {
-  private map = new Map<string, string>();
-  getItem = (k: string) => this.map.get(k) ?? null;
-  setItem = (k: string, v: string) => void this.map.set(k, v);
-  removeItem = (k: string) => void this.map.delete(k);
-}
-
-const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const tokenFor = (sub: string) =>
-  `${b64url({ alg: 'HS256' })}.${b64url({ sub, email: `${sub}@example.com`, iat: Date.now() / 1000, exp: Date.now() / 1000 + 3600 })}.sig`;
-
 const info = (creditsLeft: number, pendingCharges = 0) =>
   ({ creditsLeft, pendingCharges, creditNotes: [], subscription: { product: { id: 'free' } } }) as unknown as BillingInfo;
-
-const reply = (envelope: Envelope, status = 200) =>
-  new Response(encode(envelope) as Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': 'application/msgpack' } });
 
 let server: { credits: number; pending: number; fail: boolean; calls: number };
 

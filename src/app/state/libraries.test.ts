@@ -1,24 +1,10 @@
-import { encode } from '@msgpack/msgpack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { API, type Envelope, type Library } from '../../contract';
+import { API, type Library } from '../../contract';
+import { MemoryStorage, reply, tokenFor } from './stateTestKit';
 
 /** The libraries list as a query: retried as the spec asks, changed by key after a mutation, kept per account. */
 
-class MemoryStorage {
-  map = new Map<string, string>();
-  getItem = (k: string) => this.map.get(k) ?? null;
-  setItem = (k: string, v: string) => void this.map.set(k, v);
-  removeItem = (k: string) => void this.map.delete(k);
-}
-
-const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const tokenFor = (sub: string) =>
-  `${b64url({ alg: 'HS256' })}.${b64url({ sub, email: `${sub}@example.com`, iat: Date.now() / 1000, exp: Date.now() / 1000 + 3600 })}.sig`;
-
 const lib = (id: string, name = id) => ({ _id: id, name }) as unknown as Library;
-const reply = (envelope: Envelope, status = 200) =>
-  new Response(encode(envelope) as Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': 'application/msgpack' } });
-
 let server: { libraries: Library[]; failures: number; calls: number };
 
 beforeEach(() => {

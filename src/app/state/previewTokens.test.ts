@@ -1,22 +1,7 @@
-import { encode } from '@msgpack/msgpack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Envelope } from '../../contract';
+import { MemoryStorage, reply, tokenFor } from './stateTestKit';
 
 /** Preview tokens on TanStack Query: one request for concurrent callers, renewed before they expire, kept per account. */
-
-class MemoryStorage {
-  map = new Map<string, string>();
-  getItem = (k: string) => this.map.get(k) ?? null;
-  setItem = (k: string, v: string) => void this.map.set(k, v);
-  removeItem = (k: string) => void this.map.delete(k);
-}
-
-const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const tokenFor = (sub: string) =>
-  `${b64url({ alg: 'HS256' })}.${b64url({ sub, email: `${sub}@example.com`, iat: Date.now() / 1000, exp: Date.now() / 1000 + 3600 })}.sig`;
-
-const reply = (envelope: Envelope) =>
-  new Response(encode(envelope) as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'content-type': 'application/msgpack' } });
 
 let storage: MemoryStorage;
 let issued: number;

@@ -1,18 +1,7 @@
-import { encode } from '@msgpack/msgpack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { API, FREE_TRIAL_PRODUCT_ID, ROUTES, type BillingInfo, type Envelope, type User } from '../../contract';
+import { API, FREE_TRIAL_PRODUCT_ID, ROUTES, type BillingInfo, type User } from '../../contract';
+import { MemoryStorage, reply, tokenFor } from './stateTestKit';
 
-/** A Storage backed by a Map, standing in for the browser's local storage. */
-class MemoryStorage {
-  private map = new Map<string, string>();
-  getItem = (k: string) => this.map.get(k) ?? null;
-  setItem = (k: string, v: string) => void this.map.set(k, v);
-  removeItem = (k: string) => void this.map.delete(k);
-}
-
-const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const tokenFor = (sub: string, extra: object = {}) =>
-  `${b64url({ alg: 'HS256' })}.${b64url({ sub, email: `${sub}@example.com`, iat: Date.now() / 1000, exp: Date.now() / 1000 + 3600, ...extra })}.sig`;
 const user = (sub: string, isVerified: boolean): User => ({
   _id: sub,
   email: `${sub}@example.com`,
@@ -43,9 +32,6 @@ const billingFor = (creditsLeft: number): BillingInfo => ({
     },
   },
 });
-
-const reply = (envelope: Envelope, status = 200) =>
-  new Response(encode(envelope) as Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': 'application/msgpack' } });
 
 let storage: MemoryStorage;
 let serverUsers: Record<string, User>;

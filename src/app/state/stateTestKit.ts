@@ -1,0 +1,22 @@
+import { encode } from '@msgpack/msgpack';
+import type { Envelope } from '../../contract';
+
+/** Test support for the state tests: what a browser and the server hand the app, stood in for. */
+
+/** A Storage backed by a Map, standing in for the browser's local storage. */
+export class MemoryStorage {
+  private map = new Map<string, string>();
+  getItem = (k: string) => this.map.get(k) ?? null;
+  setItem = (k: string, v: string) => void this.map.set(k, v);
+  removeItem = (k: string) => void this.map.delete(k);
+}
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** An unsigned access token for `sub` valid for an hour from now (the app only reads its claims). */
+export const tokenFor = (sub: string, extra: object = {}) =>
+  `${b64url({ alg: 'HS256' })}.${b64url({ sub, email: `${sub}@example.com`, iat: Date.now() / 1000, exp: Date.now() / 1000 + 3600, ...extra })}.sig`;
+
+/** The server's answer: `envelope` as msgpack with `status`. */
+export const reply = (envelope: Envelope, status = 200) =>
+  new Response(encode(envelope) as Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': 'application/msgpack' } });
