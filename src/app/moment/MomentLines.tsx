@@ -4,11 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { searchApi } from '../api/instance';
 import { queryKeys } from '../api/queryKeys';
 import { useAccountId } from '../hooks/useAccountId';
-import type { TimeRange } from '../state/momentEdits';
 import { SegmentedControl } from '../ui/SegmentedControl';
 import { MatchedText } from './MatchedText';
 import { matchTerms } from './matchWords';
-import { TranscriptLines } from './TranscriptLines';
+import { TranscriptLines, type LinesProps } from './TranscriptLines';
 import { overlaps, useLineFollow } from './useLineFollow';
 import { formatClock } from '../ui/format';
 import './moment.css';
@@ -57,19 +56,11 @@ export function MomentSidePanel({
   onSeek,
   tab: shownTab,
   onTabChange,
-}: {
-  libraryId: string;
-  mediaId: string;
+}: LinesProps & {
   defaultTab: LinesTab;
   /** The tab shown, when the caller keeps it (the library page in its address); otherwise the panel does. */
   tab?: LinesTab;
   onTabChange?: (tab: LinesTab) => void;
-  video: HTMLVideoElement | null;
-  /** The moment's range: its lines are marked. */
-  highlight: TimeRange | null;
-  /** The search's words: where lines say them, they are marked. */
-  matchText?: string;
-  onSeek: (seconds: number) => void;
 }) {
   const [ownTab, setOwnTab] = useState<LinesTab>(defaultTab);
   const tab = shownTab ?? ownTab;
@@ -77,6 +68,7 @@ export function MomentSidePanel({
     setOwnTab(next);
     onTabChange?.(next);
   };
+  const lines: LinesProps = { libraryId, mediaId, video, highlight, matchText, onSeek };
   return (
     <aside className="moment-side">
       <SegmentedControl<LinesTab>
@@ -88,25 +80,7 @@ export function MomentSidePanel({
           { value: 'visual', label: 'Visual summary' },
         ]}
       />
-      {tab === 'transcript' ? (
-        <TranscriptLines
-          libraryId={libraryId}
-          mediaId={mediaId}
-          video={video}
-          highlight={highlight}
-          matchText={matchText}
-          onSeek={onSeek}
-        />
-      ) : (
-        <DescriptionLines
-          libraryId={libraryId}
-          mediaId={mediaId}
-          video={video}
-          highlight={highlight}
-          matchText={matchText}
-          onSeek={onSeek}
-        />
-      )}
+      {tab === 'transcript' ? <TranscriptLines {...lines} /> : <DescriptionLines {...lines} />}
     </aside>
   );
 }
@@ -115,21 +89,7 @@ export function MomentSidePanel({
 const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
 
 /** The visual summary: the shots' descriptions, following playback; a click on one seeks there. */
-function DescriptionLines({
-  libraryId,
-  mediaId,
-  video,
-  highlight,
-  matchText = '',
-  onSeek,
-}: {
-  libraryId: string;
-  mediaId: string;
-  video: HTMLVideoElement | null;
-  highlight: TimeRange | null;
-  matchText?: string;
-  onSeek: (seconds: number) => void;
-}) {
+function DescriptionLines({ libraryId, mediaId, video, highlight, matchText = '', onSeek }: LinesProps) {
   const data = useDescriptions(libraryId, mediaId);
   const terms = useMemo(() => matchTerms(matchText), [matchText]);
   const lines = data.status === 'ready' ? data.lines : null;

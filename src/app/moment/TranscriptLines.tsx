@@ -74,6 +74,18 @@ const focusLine = (el: HTMLElement | undefined) => {
   reveal(el);
 };
 
+/** What a tab of the side panel's lines shows and follows (the transcript, the visual summary). */
+export interface LinesProps {
+  libraryId: string;
+  mediaId: string;
+  video: HTMLVideoElement | null;
+  /** The moment's range: its lines are marked. */
+  highlight: TimeRange | null;
+  /** The search's words: where lines say them, they are marked. */
+  matchText?: string;
+  onSeek: (seconds: number) => void;
+}
+
 /**
  * The Transcript tab: the media's lines following playback (a click seeks there, as in the visual
  * summary) which the media's owner corrects in place, keyboard first (transcriptEditing.ts): the
@@ -81,21 +93,7 @@ const focusLine = (el: HTMLElement | undefined) => {
  * cancels, Tab saves and edits the next line. Each line says where its save stands (saving, saved,
  * not saved with Retry and Discard); a corrected line offers Restore original and its history.
  */
-export function TranscriptLines({
-  libraryId,
-  mediaId,
-  video,
-  highlight,
-  matchText = '',
-  onSeek,
-}: {
-  libraryId: string;
-  mediaId: string;
-  video: HTMLVideoElement | null;
-  highlight: TimeRange | null;
-  matchText?: string;
-  onSeek: (seconds: number) => void;
-}) {
+export function TranscriptLines({ libraryId, mediaId, video, highlight, matchText = '', onSeek }: LinesProps) {
   const { state, replace } = useTranscript(libraryId, mediaId);
   const terms = useMemo(() => matchTerms(matchText), [matchText]);
   const lines = state.status === 'ready' ? state.lines : null;
