@@ -1,4 +1,4 @@
-import { useState, type ReactElement } from 'react';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { DOWNLOAD_FORMAT_LABEL, MSG_DOWNLOAD, type Media, type Moment, type MomentDownloadFormat } from '../../contract';
 import { useCredits } from '../hooks/useCredits';
 import { useLibraries } from '../hooks/useLibraries';
@@ -29,6 +29,29 @@ export function momentToTake(
     mediaName: mediaNameOf(media),
     mediaDuration: media?.metadata.video.duration || null,
   };
+}
+
+/** A download menu's last item: the 'Remove watermark' switch, after a separator, with what it costs (`children`). */
+export function RemoveWatermarkItem({
+  checked,
+  onCheckedChange,
+  children,
+}: {
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <MenuSeparator />
+      <MenuCheckboxItem checked={checked} onCheckedChange={onCheckedChange}>
+        <span className="download-menu__watermark">
+          {MSG_DOWNLOAD.removeWatermark}
+          <span className="download-menu__cost">{children}</span>
+        </span>
+      </MenuCheckboxItem>
+    </>
+  );
 }
 
 /**
@@ -81,13 +104,9 @@ export function DownloadMenu({
           </MenuItem>
         );
       })}
-      <MenuSeparator />
-      <MenuCheckboxItem checked={removeWatermark} onCheckedChange={setRemoveWatermark}>
-        <span className="download-menu__watermark">
-          {MSG_DOWNLOAD.removeWatermark}
-          <span className="download-menu__cost">{MSG_DOWNLOAD.removeWatermarkCost(perFile, balance, 'per file')}</span>
-        </span>
-      </MenuCheckboxItem>
+      <RemoveWatermarkItem checked={removeWatermark} onCheckedChange={setRemoveWatermark}>
+        {MSG_DOWNLOAD.removeWatermarkCost(perFile, balance, 'per file')}
+      </RemoveWatermarkItem>
     </Menu>
   );
 }

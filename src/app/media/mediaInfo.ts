@@ -1,5 +1,5 @@
 // What a moment's card, dialog, download menu and merge list say about its media.
-import type { Media, Moment } from '../../contract';
+import type { Library, Media, Moment } from '../../contract';
 
 /** The media's original link, when it came from an http(s) address (anything else gets no icon). */
 export function externalUrlOf(media: Media | undefined): string | null {
@@ -18,3 +18,10 @@ export const canPreview = (moment: Moment, media: Media | undefined) =>
 
 /** The media's name as users gave it, else its file name. */
 export const mediaNameOf = (media: Media | undefined) => media?.metadata.name || media?.metadata.filename || 'Untitled media';
+
+/** The search's selected moments as the selection bar's actions take them: with their media and the libraries they are in. */
+export interface SelectedMoments {
+  moments: Moment[];
+  medias: Record<string, Media>;
+  libraries: readonly Library[];
+}

@@ -1,6 +1,7 @@
 import { Suspense, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { mergeBlockedReason, MSG_MERGE, type Library, type Media, type Moment } from '../../contract';
+import { mergeBlockedReason, MSG_MERGE, type Moment } from '../../contract';
+import type { SelectedMoments } from '../media/mediaInfo';
 import { lazyComponent } from '../routing/lazyChunk';
 import { ChunkErrorBoundary } from '../shell/ChunkLoadFailed';
 import { effectiveMoment, momentEdits } from '../state/momentEdits';
@@ -17,15 +18,7 @@ const MergeDialog = lazyComponent(() => import('./MergeDialog').then((m) => m.de
  * longer than 0.001 s, none an image; the tooltip says why not. Opens the merge dialog on the selected
  * moments' effective (trimmed) ranges, in the order they were selected.
  */
-export function MergeButton({
-  moments,
-  medias,
-  libraries,
-}: {
-  moments: Moment[];
-  medias: Record<string, Media>;
-  libraries: readonly Library[];
-}) {
+export function MergeButton({ moments, medias, libraries }: SelectedMoments) {
   const { byMoment } = useSnapshot(momentEdits);
   const [open, setOpen] = useState<Moment[] | null>(null);
   const shown = moments.map((m) => effectiveMoment(m, byMoment));

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { DOWNLOAD_FORMAT_LABEL, MSG_DOWNLOAD, type Library, type Media, type Moment } from '../../../contract';
+import { DOWNLOAD_FORMAT_LABEL, MSG_DOWNLOAD } from '../../../contract';
+import type { SelectedMoments } from '../../media/mediaInfo';
 import { useCredits } from '../../hooks/useCredits';
 import { downloadMoments, momentsCost } from '../../state/downloads';
 import { effectiveMoment, momentEdits } from '../../state/momentEdits';
 import { Button } from '../../ui/Button';
 import { IconDownload } from '../../ui/icons';
-import { Menu, MenuCheckboxItem, MenuHeader, MenuItem, MenuSeparator } from '../../ui/Menu';
-import { momentToTake } from '../../media/DownloadMenu';
+import { Menu, MenuHeader, MenuItem } from '../../ui/Menu';
+import { momentToTake, RemoveWatermarkItem } from '../../media/DownloadMenu';
 
 const FORMATS = ['mp4', 'gif', 'srt'] as const;
 
@@ -16,15 +17,7 @@ const FORMATS = ['mp4', 'gif', 'srt'] as const;
  * every download menu, 'Remove watermark' is off whenever the menu opens and each format says what
  * it costs while it is on.
  */
-export function SelectionDownload({
-  moments,
-  medias,
-  libraries,
-}: {
-  moments: Moment[];
-  medias: Record<string, Media>;
-  libraries: readonly Library[];
-}) {
+export function SelectionDownload({ moments, medias, libraries }: SelectedMoments) {
   const { byMoment } = useSnapshot(momentEdits);
   const [removeWatermark, setRemoveWatermark] = useState(false);
   const { info } = useCredits();
@@ -60,13 +53,9 @@ export function SelectionDownload({
           </MenuItem>
         );
       })}
-      <MenuSeparator />
-      <MenuCheckboxItem checked={removeWatermark} onCheckedChange={setRemoveWatermark}>
-        <span className="download-menu__watermark">
-          {MSG_DOWNLOAD.removeWatermark}
-          <span className="download-menu__cost">{MSG_DOWNLOAD.removeWatermarkCost(perFormat, info?.creditsLeft ?? 0)}</span>
-        </span>
-      </MenuCheckboxItem>
+      <RemoveWatermarkItem checked={removeWatermark} onCheckedChange={setRemoveWatermark}>
+        {MSG_DOWNLOAD.removeWatermarkCost(perFormat, info?.creditsLeft ?? 0)}
+      </RemoveWatermarkItem>
     </Menu>
   );
 }
