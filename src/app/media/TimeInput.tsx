@@ -104,3 +104,36 @@ export function TimeInput({
     />
   );
 }
+
+type Boundary = 'startTime' | 'endTime';
+
+/**
+ * A range's Start and End as two labelled, precise time code fields (the trim fields under the
+ * moment's timeline and in the merge's Trim dialog), each applied on Enter or on leaving it.
+ */
+export function BoundaryFields({
+  range,
+  max,
+  onCommit,
+}: {
+  range: Record<Boundary, number>;
+  max: number;
+  onCommit: (boundary: Boundary, seconds: number) => void;
+}) {
+  return (['startTime', 'endTime'] as const).map((boundary) => {
+    const label = boundary === 'startTime' ? 'Start' : 'End';
+    return (
+      <label key={boundary} className="trim-view__field">
+        <span className="trim-view__label">{label}</span>
+        <TimeInput
+          value={range[boundary]}
+          max={max}
+          precise
+          commitOnBlur
+          label={label}
+          onCommit={(seconds) => onCommit(boundary, seconds)}
+        />
+      </label>
+    );
+  });
+}

@@ -4,7 +4,7 @@ import type { SequenceClip } from '../../engine/sequence/sequenceModel';
 import { showToast } from '../state/toasts';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
-import { TimeInput } from '../media/TimeInput';
+import { BoundaryFields } from '../media/TimeInput';
 import { formatMomentLength, formatPreciseTimecode } from '../ui/format';
 
 /**
@@ -49,28 +49,11 @@ export function ClipTrimDialog({
       }
     >
       <div className="trim-view__fields">
-        <label className="trim-view__field">
-          <span className="trim-view__label">Start</span>
-          <TimeInput
-            value={draft.startTime}
-            max={clip.mediaDuration}
-            precise
-            commitOnBlur
-            label="Start"
-            onCommit={(startTime) => setDraft((d) => ({ ...d, startTime }))}
-          />
-        </label>
-        <label className="trim-view__field">
-          <span className="trim-view__label">End</span>
-          <TimeInput
-            value={draft.endTime}
-            max={clip.mediaDuration}
-            precise
-            commitOnBlur
-            label="End"
-            onCommit={(endTime) => setDraft((d) => ({ ...d, endTime }))}
-          />
-        </label>
+        <BoundaryFields
+          range={draft}
+          max={clip.mediaDuration}
+          onCommit={(boundary, seconds) => setDraft((d) => ({ ...d, [boundary]: seconds }))}
+        />
         <span className={`trim-view__length${valid ? '' : ' trim-view__length--invalid'}`} aria-live="polite">
           {valid
             ? `Length ${formatMomentLength(draft.endTime - draft.startTime)}`

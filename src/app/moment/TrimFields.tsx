@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { HANDLE_MIN_SECONDS, MSG_MOMENT, type Moment } from '../../contract';
 import { rangeProblem, updateMomentRange, type TimeRange } from '../state/momentEdits';
-import { TimeInput } from '../media/TimeInput';
+import { BoundaryFields } from '../media/TimeInput';
 import { formatMomentLength } from '../ui/format';
 
 /**
@@ -20,28 +20,7 @@ export function TrimFields({ moment, range, duration }: { moment: Moment; range:
   };
   return (
     <div className="trim-view__fields" role="group" aria-label="Trim">
-      <label className="trim-view__field">
-        <span className="trim-view__label">Start</span>
-        <TimeInput
-          value={shown.startTime}
-          max={duration}
-          precise
-          commitOnBlur
-          label="Start"
-          onCommit={(startTime) => commit({ ...shown, startTime })}
-        />
-      </label>
-      <label className="trim-view__field">
-        <span className="trim-view__label">End</span>
-        <TimeInput
-          value={shown.endTime}
-          max={duration}
-          precise
-          commitOnBlur
-          label="End"
-          onCommit={(endTime) => commit({ ...shown, endTime })}
-        />
-      </label>
+      <BoundaryFields range={shown} max={duration} onCommit={(boundary, seconds) => commit({ ...shown, [boundary]: seconds })} />
       <span className={`trim-view__length${draft ? ' trim-view__length--invalid' : ''}`} role="status">
         {draft
           ? `${MSG_MOMENT.noRangeSelected}: the start must come before the end, at least ${HANDLE_MIN_SECONDS} s apart.`
