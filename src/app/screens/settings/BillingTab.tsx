@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { expiryLabel, formatPrice, MSG, MSG_BILLING, ROUTES, type BillingCreditNote, type BillingInfo } from '../../../contract';
 import { errorMessage } from '../../api/errorMessage';
@@ -166,6 +166,19 @@ function CreditNotes({ notes }: { notes: readonly BillingCreditNote[] }) {
   );
 }
 
+/** One of the figures over the billing tab: a card with its icon, its label (naming the section) and what it says. */
+function Stat({ id, icon, label, children }: { id: string; icon: ReactNode; label: string; children: ReactNode }) {
+  return (
+    <section className="card stat" aria-labelledby={id}>
+      <span className="stat__icon">{icon}</span>
+      <h3 id={id} className="stat__label">
+        {label}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
 function BillingDetails({ info }: { info: BillingInfo }) {
   const figures = creditFigures(info);
   const { subscription, limits, usage } = info;
@@ -177,44 +190,26 @@ function BillingDetails({ info }: { info: BillingInfo }) {
     <div className="billing">
       <h2 className="visually-hidden">Billing</h2>
       <div className="billing__stats">
-        <section className="card stat" aria-labelledby="stat-credits">
-          <span className="stat__icon">
-            <IconSparkle size={20} />
-          </span>
-          <h3 id="stat-credits" className="stat__label">
-            Credits left
-          </h3>
+        <Stat id="stat-credits" icon={<IconSparkle size={20} />} label="Credits left">
           <p className="stat__value" data-testid="billing-credits-left">
             {formatCredits(info.creditsLeft)}
           </p>
           <p className="stat__hint">{formatHoursMinutes(figures.ingestLeftSeconds)} of video processing</p>
-        </section>
-        <section className="card stat" aria-labelledby="stat-plan">
-          <span className="stat__icon">
-            <IconCard size={20} />
-          </span>
-          <h3 id="stat-plan" className="stat__label">
-            Plan
-          </h3>
+        </Stat>
+        <Stat id="stat-plan" icon={<IconCard size={20} />} label="Plan">
           <p className="stat__value">{product.name}</p>
           <p className="stat__hint">
             {formatPrice(product.price.unit_amount, product.price.currency)}
             {product.price.interval && ` / ${product.price.interval}`}
           </p>
-        </section>
-        <section className="card stat" aria-labelledby="stat-storage">
-          <span className="stat__icon">
-            <IconDatabase size={20} />
-          </span>
-          <h3 id="stat-storage" className="stat__label">
-            Storage
-          </h3>
+        </Stat>
+        <Stat id="stat-storage" icon={<IconDatabase size={20} />} label="Storage">
           <p className="stat__value">
             {formatHours(usage.storageHours)} <span className="stat__of">of {formatHours(limits.storageHours)}</span>
           </p>
           <ProgressBar value={storageShare} label="Storage used" />
           <p className="stat__hint">{formatHoursMinutes(figures.storageLeftSeconds)} left</p>
-        </section>
+        </Stat>
       </div>
 
       <section className="card billing-plan" aria-labelledby="plan-title">
