@@ -4,6 +4,7 @@ import { SequenceEngine, type SequenceEngineState } from '../../engine/sequence/
 import type { SequenceClip } from '../../engine/sequence/sequenceModel';
 import { buildCompilationPreview, stopCompileWorkers } from '../../workers/compile/compileClient';
 import { useCredits } from '../hooks/useCredits';
+import { useMediaQuery } from '../hooks/useMediaQuery';
 import { compilationCost, downloadCompilation, type CompilationRange } from '../state/compilation';
 import { usePreviewTokens } from '../hooks/usePreviewToken';
 import { ensurePreviewToken, previewTokenOf, thumbnailUrl } from '../state/previewTokens';
@@ -89,6 +90,7 @@ export default function MergeDialog({
   // The clips as the dialog opened, once: the page behind passes a new `medias` object whenever it
   // renders (its search changed, its results were refetched), and a new `initial` restarted the
   // editor, dropping every edit and the undo history.
+  const wide = useMediaQuery('(min-width: 601px)');
   const [initial] = useState(() => moments.map((m) => clipOfMoment(m, medias[m.mediaId])));
   const [engine, setEngine] = useState<SequenceEngine | null>(null);
   // State, not refs: the dialog's content mounts in its portal after this component first renders.
@@ -286,7 +288,16 @@ export default function MergeDialog({
   );
 
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} width={1160} title={MSG_MERGE.dialogTitle} footer={footer}>
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      width={1160}
+      title={MSG_MERGE.dialogTitle}
+      footer={footer}
+      // The editor keeps its download in view. Not on a phone, where the footer wraps to four rows:
+      // kept there, it would hide the editor.
+      stickyFooter={wide}
+    >
       <div ref={setRootEl} className="merge" data-testid="merge-dialog">
         <div className="merge__top">
           <SegmentedControl<View>

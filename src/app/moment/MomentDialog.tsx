@@ -62,6 +62,8 @@ export function MomentDialog({
       open
       onOpenChange={(o) => !o && onClose()}
       width={1160}
+      // Its actions stay in view below the scrolling player, timeline and lines (dialog__footer--sticky).
+      stickyFooter
       // On the player, where Space plays and pauses (on Close, the first control, it closed the dialog).
       initialFocus={() => player.current?.focusTarget()}
       title={mediaNameOf(media)}

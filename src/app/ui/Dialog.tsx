@@ -14,6 +14,8 @@ export interface DialogProps {
   children?: ReactNode;
   /** Buttons row at the bottom. */
   footer?: ReactNode;
+  /** The footer stays at the bottom of the scrolling dialog, keeping its actions in view (the moment dialog, the merge editor). */
+  stickyFooter?: boolean;
   width?: number;
   /**
    * The element focus starts on (when it returns one), instead of Radix's first focusable one, which
@@ -27,7 +29,7 @@ export interface DialogProps {
  * in it: the page behind is inert while it is open, key events do not bubble out of it, and focus
  * that a control drops (by disabling itself) stays in it (`./modal`).
  */
-export function Dialog({ open, onOpenChange, title, description, children, footer, width = 480, initialFocus }: DialogProps) {
+export function Dialog({ open, onOpenChange, title, description, children, footer, stickyFooter, width = 480, initialFocus }: DialogProps) {
   const opener = useRef<HTMLElement | null>(null);
   const [content, setContent] = useState<HTMLDivElement | null>(null);
   useInertPage(open);
@@ -78,7 +80,7 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
           {description && <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description>}
           {children && <div className="dialog__body">{children}</div>}
           {footer && (
-            <div ref={footerRef} className="dialog__footer">
+            <div ref={footerRef} className={stickyFooter ? 'dialog__footer dialog__footer--sticky' : 'dialog__footer'}>
               {footer}
             </div>
           )}
