@@ -1,4 +1,4 @@
-import { useState, type ReactElement, type ReactNode } from 'react';
+import { useState, type ComponentProps, type ReactElement } from 'react';
 import { DOWNLOAD_FORMAT_LABEL, MSG_DOWNLOAD, type Media, type Moment, type MomentDownloadFormat } from '../../contract';
 import { useCredits } from '../hooks/useCredits';
 import { useLibraries } from '../hooks/useLibraries';
@@ -32,15 +32,7 @@ export function momentToTake(
 }
 
 /** A download menu's last item: the 'Remove watermark' switch, after a separator, with what it costs (`children`). */
-export function RemoveWatermarkItem({
-  checked,
-  onCheckedChange,
-  children,
-}: {
-  checked: boolean;
-  onCheckedChange: (checked: boolean) => void;
-  children: ReactNode;
-}) {
+export function RemoveWatermarkItem({ checked, onCheckedChange, children }: ComponentProps<typeof MenuCheckboxItem>) {
   return (
     <>
       <MenuSeparator />

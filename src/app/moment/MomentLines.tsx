@@ -93,21 +93,16 @@ function DescriptionLines({ libraryId, mediaId, video, highlight, matchText = ''
   const data = useDescriptions(libraryId, mediaId);
   const terms = useMemo(() => matchTerms(matchText), [matchText]);
   const lines = data.status === 'ready' ? data.lines : null;
-  const { list, active, followPaused, userScrolled } = useLineFollow(lines, video, highlight);
+  const { listProps, active, userScrolled } = useLineFollow(lines, video, highlight);
 
   if (data.status === 'loading') return <p className="moment-side__note">{MSG_MOMENT.loading}</p>;
   if (!lines?.length) return <p className="moment-side__note">{MSG_MOMENT.noDescription}</p>;
   return (
     <ol
-      ref={list}
+      {...listProps}
       className="moment-lines"
       aria-label="Visual summary"
-      data-follow={followPaused ? 'paused' : 'on'}
-      onWheel={userScrolled}
-      onTouchMove={userScrolled}
       onKeyDown={(e) => SCROLL_KEYS.has(e.key) && e.target === e.currentTarget && userScrolled()}
-      // A press on the list itself (not a line) is its scrollbar.
-      onPointerDown={(e) => e.target === e.currentTarget && userScrolled()}
       tabIndex={0}
     >
       {lines.map((l, i) => (

@@ -99,7 +99,7 @@ export function TranscriptLines({ libraryId, mediaId, video, highlight, matchTex
   const lines = state.status === 'ready' ? state.lines : null;
   const editable = state.status === 'ready' && state.editable;
   const [editing, setEditing] = useState<Editing | null>(null);
-  const { list, active, firstInMoment, followPaused, userScrolled } = useLineFollow(lines, video, highlight, editing !== null);
+  const { listProps, active, firstInMoment, userScrolled } = useLineFollow(lines, video, highlight, editing !== null);
   const [selected, setSelected] = useState(-1);
   const [statuses, setStatuses] = useState<Record<string, LineStatus>>({});
   const [historyOf, setHistoryOf] = useState<string | null>(null);
@@ -305,17 +305,7 @@ export function TranscriptLines({ libraryId, mediaId, video, highlight, matchTex
   const current = selected >= 0 && selected < lines.length ? selected : Math.max(0, active >= 0 ? active : firstInMoment);
   return (
     <div className="transcript">
-      <ol
-        ref={list}
-        className="moment-lines"
-        aria-label="Transcript"
-        data-follow={followPaused ? 'paused' : 'on'}
-        onWheel={userScrolled}
-        onTouchMove={userScrolled}
-        onKeyDownCapture={onRowKey}
-        // A press on the list itself (not a line) is its scrollbar.
-        onPointerDown={(e) => e.target === e.currentTarget && userScrolled()}
-      >
+      <ol {...listProps} className="moment-lines" aria-label="Transcript" onKeyDownCapture={onRowKey}>
         {lines.map((line, i) => {
           const status = statuses[line.id];
           return (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type PointerEvent } from 'react';
 import { TRANSCRIPT_FOLLOW } from '../../contract';
 import type { TimeRange } from '../state/momentEdits';
 import { mediaTimeOf } from '../../engine/core/mediaClock';
@@ -59,5 +59,14 @@ export function useLineFollow(
     resumeTimer.current = setTimeout(() => setFollowPaused(false), TRANSCRIPT_FOLLOW.manualScrollPauseMs);
   }, []);
 
-  return { list, active, firstInMoment, followPaused: followPaused || hold, userScrolled };
+  // The followed list's own attributes: its ref, whether it follows (data-follow), and the user's
+  // scrolling by wheel, touch or a press on the list itself (not a line), which is its scrollbar.
+  const listProps = {
+    ref: list,
+    'data-follow': followPaused || hold ? 'paused' : 'on',
+    onWheel: userScrolled,
+    onTouchMove: userScrolled,
+    onPointerDown: (e: PointerEvent) => void (e.target === e.currentTarget && userScrolled()),
+  };
+  return { listProps, active, firstInMoment, userScrolled };
 }
