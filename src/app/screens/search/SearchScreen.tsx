@@ -310,6 +310,18 @@ export default function SearchScreen() {
       {showLow ? MSG_SEARCH.hideLowConfidence : MSG_SEARCH.showLowConfidence(low.length)}
     </Button>
   );
+  // The results as either grid shows them (the low-confidence ones alone, or all that are shown).
+  const grid = {
+    results: shown,
+    medias: outcome.medias,
+    autoplay: autoplaymoments,
+    selected: selected as Moment[],
+    selecting,
+    captionOf,
+    onOpen,
+    onToggle,
+    onSimilar,
+  };
   const textQueryOnly = resultType === 'transcript' && !body?.text;
   // One tree for both states, so the search bar (and the caret in it) stays put when terms appear.
   return (
@@ -350,20 +362,7 @@ export default function SearchScreen() {
                 <p className="search-empty__title">{MSG_SEARCH.noConfidentMatches}</p>
                 {lowToggle}
               </div>
-              {showLow && (
-                <ResultsGrid
-                  results={shown}
-                  medias={outcome.medias}
-                  searching={false}
-                  autoplay={autoplaymoments}
-                  selected={selected as Moment[]}
-                  selecting={selecting}
-                  captionOf={captionOf}
-                  onOpen={onOpen}
-                  onToggle={onToggle}
-                  onSimilar={onSimilar}
-                />
-              )}
+              {showLow && <ResultsGrid {...grid} searching={false} />}
             </>
           ) : outcome.status === 'done' && !count && !searching ? (
             <div className="search-empty">
@@ -378,18 +377,7 @@ export default function SearchScreen() {
             </div>
           ) : (
             <>
-              <ResultsGrid
-                results={shown}
-                medias={outcome.medias}
-                searching={searching}
-                autoplay={autoplaymoments}
-                selected={selected as Moment[]}
-                selecting={selecting}
-                captionOf={captionOf}
-                onOpen={onOpen}
-                onToggle={onToggle}
-                onSimilar={onSimilar}
-              />
+              <ResultsGrid {...grid} searching={searching} />
               {!searching && lowToggle && <div className="search-low-toggle">{lowToggle}</div>}
             </>
           )}
