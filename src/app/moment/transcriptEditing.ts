@@ -1,19 +1,11 @@
 import type { TranscriptLine } from '../../contract';
+import type { KeyLike } from '../../engine/kernels/keyboard';
 
 /**
  * Pure rules of correcting the transcript in the side panel, keyboard first as in Descript: a line
  * is selected (focused), Enter (or F2, or a double click) edits it in place, Enter saves, Escape
  * cancels, Tab saves and goes on to edit the next line (Shift+Tab the previous one).
  */
-
-interface KeyLike {
-  key: string;
-  shiftKey?: boolean;
-  ctrlKey?: boolean;
-  metaKey?: boolean;
-  altKey?: boolean;
-  isComposing?: boolean;
-}
 
 /** What a key does on a selected line (not being edited). */
 export type LineKey = 'next' | 'previous' | 'first' | 'last' | 'edit';
