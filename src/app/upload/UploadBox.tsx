@@ -74,7 +74,7 @@ export function UploadBox({
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}
     >
-      <span className="upload-box__icon">
+      <span className="upload-box__icon icon-tile">
         <IconUpload size={26} />
       </span>
       <p className="upload-box__title">{title}</p>

@@ -36,7 +36,7 @@ export function AuthLayout() {
 export function AuthHeading({ title, subtitle, icon }: { title: string; subtitle?: ReactNode; icon?: ReactNode }) {
   return (
     <div className="auth-heading">
-      {icon && <div className="auth-heading__icon">{icon}</div>}
+      {icon && <div className="auth-heading__icon icon-tile">{icon}</div>}
       <h1 className="auth-heading__title">{title}</h1>
       {subtitle && <p className="auth-heading__subtitle">{subtitle}</p>}
     </div>

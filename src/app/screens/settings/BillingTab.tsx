@@ -170,7 +170,7 @@ function CreditNotes({ notes }: { notes: readonly BillingCreditNote[] }) {
 function Stat({ id, icon, label, children }: { id: string; icon: ReactNode; label: string; children: ReactNode }) {
   return (
     <section className="card stat" aria-labelledby={id}>
-      <span className="stat__icon">{icon}</span>
+      <span className="stat__icon icon-tile">{icon}</span>
       <h3 id={id} className="stat__label">
         {label}
       </h3>
