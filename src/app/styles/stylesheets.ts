@@ -3,7 +3,9 @@
 // overrides a primitive with a more specific selector). The screens' code is split by route, their CSS is
 // not: a lazy screen's stylesheet would be appended after these and win those ties instead. All of it is
 // ~12 kB gzip. main.tsx imports this first; the files' own imports of their CSS then add nothing.
-// The legal pages' stylesheet loads with them (it shares no selectors with the rest).
+// The legal pages' stylesheet loads with them (it shares no selectors with the rest). layout.css comes first:
+// its shared layouts are what the screens' own rules adjust.
+import './layout.css';
 import '../screens/auth/auth.css';
 import '../upload/upload.css';
 import '../upload/link/link.css';

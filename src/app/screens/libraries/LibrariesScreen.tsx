@@ -30,7 +30,7 @@ export default function LibrariesScreen() {
 
   return (
     <div className="page page--wide">
-      <div className="page__header">
+      <div className="page__header spread">
         <div>
           <h1 className="page__title">Libraries</h1>
           <p className="page__subtitle">Collections of your videos, indexed for search.</p>

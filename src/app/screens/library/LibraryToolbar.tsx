@@ -29,7 +29,7 @@ export function LibraryToolbar({ hasFiles }: { hasFiles: boolean }) {
   const { libraryViewMode } = useSnapshot(preferences);
   const { sort, hiddenColumns } = useSnapshot(libraryView);
   return (
-    <div className="library-toolbar">
+    <div className="library-toolbar spread">
       {hasFiles && (
         <div className="library-toolbar__filters">
           {libraryViewMode === 'grid' ? (

@@ -14,7 +14,7 @@ export function SectionPlaceholder({
 }) {
   return (
     <div className="page">
-      <div className="page__header">
+      <div className="page__header spread">
         <h1 className="page__title">{title}</h1>
       </div>
       <section className="card">

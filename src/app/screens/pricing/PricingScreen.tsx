@@ -128,7 +128,7 @@ export function PricingScreen() {
 
   return (
     <div className="page pricing">
-      <div className="page__header pricing__header">
+      <div className="page__header pricing__header spread">
         <div>
           <h1 className="page__title">Pricing</h1>
           <p className="page__subtitle">Monthly plans for steady use, top-ups when you need more.</p>
@@ -232,7 +232,7 @@ export function PricingScreen() {
 
           {catalog.topUps[0] && <TopUpSection product={catalog.topUps[0]} signedIn={signedIn} />}
 
-          <section className="enterprise" aria-labelledby="enterprise-title" id="enterprise">
+          <section className="enterprise spread" aria-labelledby="enterprise-title" id="enterprise">
             <div>
               <h2 id="enterprise-title" className="enterprise__title">
                 Enterprise

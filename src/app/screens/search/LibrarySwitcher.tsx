@@ -121,7 +121,7 @@ export function LibrarySwitcher({
         <input type="search" placeholder="Filter libraries" value={filter} onChange={(e) => setFilter(e.target.value)} />
       </label>
       {(filter.trim() || multi) && (
-        <div className="switcher__tools">
+        <div className="switcher__tools spread">
           {filter.trim() && (
             <span className="pill pill--accent switcher__pill" title={filter.trim()}>
               {filterPillTitle(filter)}

@@ -340,7 +340,7 @@ export default function SearchScreen() {
       <div className="search-page__bar">{bar}</div>
       {terms && (
         <>
-          <div className="search-toolbar">
+          <div className="search-toolbar spread">
             <span className="search-toolbar__status" aria-live="polite">
               {searching
                 ? 'Searching…'

@@ -49,7 +49,7 @@ export default function SettingsScreen() {
       <Button variant="ghost" size="sm" className="settings__back" onClick={back}>
         <IconArrowLeft size={16} /> Back
       </Button>
-      <div className="page__header">
+      <div className="page__header spread">
         <div>
           <h1 className="page__title">Settings</h1>
           <p className="page__subtitle">Manage your password and your plan.</p>

@@ -66,7 +66,7 @@ export default function WorkspaceScreen() {
 
   return (
     <div className="page">
-      <div className="page__header">
+      <div className="page__header spread">
         <div>
           <h1 className="page__title">Welcome{user?.name ? `, ${user.name}` : ''}</h1>
           <p className="page__subtitle">
