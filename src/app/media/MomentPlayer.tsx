@@ -232,7 +232,7 @@ export function MomentPlayer({
         />
         {failed && (
           <Tooltip content={MSG_MOMENT.retryLoading} side="top">
-            <button type="button" className="moment-player__retry" onClick={() => setAttempt((n) => n + 1)}>
+            <button type="button" className="moment-player__retry cover" onClick={() => setAttempt((n) => n + 1)}>
               <IconAlert size={18} /> {MSG_MOMENT.retryLoading}
             </button>
           </Tooltip>

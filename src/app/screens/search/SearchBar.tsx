@@ -250,7 +250,7 @@ export function SearchBar({
         </span>
       </div>
       {dragging && (
-        <div className="search-bar__drop" aria-hidden="true">
+        <div className="search-bar__drop cover" aria-hidden="true">
           <IconImage size={22} /> Drop an image to search
         </div>
       )}
