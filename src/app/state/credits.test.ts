@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, MSG, type BillingInfo } from '../../contract';
-import { MemoryStorage, reply, tokenFor } from './stateTestKit';
+import { internalError, loadSession, MemoryStorage, notFound, reply, tokenFor } from './stateTestKit';
 
 /** The credits query on TanStack Query: its follow schedule, its invalidation and its failure toast. */
 
@@ -16,9 +16,9 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
-      if (url !== API.billingInfo) return reply({ data: null, error: { code: 'not_found', message: 'Not found.' } }, 404);
+      if (url !== API.billingInfo) return notFound();
       server.calls++;
-      if (server.fail) return reply({ data: null, error: { code: 'internal', message: 'Something went wrong.' } }, 500);
+      if (server.fail) return internalError();
       return reply({ data: info(server.credits, server.pending) });
     }),
   );
@@ -32,12 +32,9 @@ afterEach(async () => {
 });
 
 async function load() {
-  const session = await import('./session');
   const credits = await import('./credits');
   const toasts = await import('./toasts');
-  const { queryClient } = await import('../api/queryClient');
-  const { queryKeys } = await import('../api/queryKeys');
-  return { ...session, ...credits, toasts: toasts.toasts, queryClient, queryKeys };
+  return { ...(await loadSession()), ...credits, toasts: toasts.toasts };
 }
 
 describe('the follow schedule (refetchInterval)', () => {

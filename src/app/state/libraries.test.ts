@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, type Library } from '../../contract';
-import { MemoryStorage, reply, tokenFor } from './stateTestKit';
+import { internalError, loadSession, MemoryStorage, notFound, reply, tokenFor } from './stateTestKit';
 
 /** The libraries list as a query: retried as the spec asks, changed by key after a mutation, kept per account. */
 
@@ -14,9 +14,9 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
-      if (url !== API.libraries) return reply({ data: null, error: { code: 'not_found', message: 'Not found.' } }, 404);
+      if (url !== API.libraries) return notFound();
       server.calls++;
-      if (server.failures-- > 0) return reply({ data: null, error: { code: 'internal', message: 'Something went wrong.' } }, 500);
+      if (server.failures-- > 0) return internalError();
       return reply({ data: server.libraries });
     }),
   );
@@ -28,10 +28,8 @@ afterEach(() => {
 });
 
 async function load() {
-  const session = await import('./session');
+  const { queryClient, queryKeys, ...session } = await loadSession();
   const libraries = await import('./libraries');
-  const { queryClient } = await import('../api/queryClient');
-  const { queryKeys } = await import('../api/queryKeys');
   const ids = (account: string) => queryClient.getQueryData<Library[]>(queryKeys.libraries(account))?.map((l) => l._id);
   return { ...session, ...libraries, queryClient, queryKeys, ids };
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, FREE_TRIAL_PRODUCT_ID, ROUTES, type BillingInfo, type User } from '../../contract';
-import { MemoryStorage, reply, tokenFor } from './stateTestKit';
+import { loadSession, MemoryStorage, reply, tokenFor } from './stateTestKit';
 
 const user = (sub: string, isVerified: boolean): User => ({
   _id: sub,
@@ -60,12 +60,9 @@ afterEach(() => {
 });
 
 async function load() {
-  const session = await import('./session');
   const sw = await import('./serviceWorker');
   const credits = await import('./credits');
-  const { queryClient } = await import('../api/queryClient');
-  const { queryKeys } = await import('../api/queryKeys');
-  return { ...session, ...sw, ...credits, queryClient, queryKeys };
+  return { ...(await loadSession()), ...sw, ...credits };
 }
 
 describe('REFRESH_ACCOUNT_DETAILS and cross-tab sync', () => {

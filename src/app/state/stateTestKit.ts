@@ -20,3 +20,17 @@ export const tokenFor = (sub: string, extra: object = {}) =>
 /** The server's answer: `envelope` as msgpack with `status`. */
 export const reply = (envelope: Envelope, status = 200) =>
   new Response(encode(envelope) as Uint8Array<ArrayBuffer>, { status, headers: { 'content-type': 'application/msgpack' } });
+
+/** The server's 404 for a path a test's server does not serve. */
+export const notFound = () => reply({ data: null, error: { code: 'not_found', message: 'Not found.' } }, 404);
+
+/** The server's 500. */
+export const internalError = () => reply({ data: null, error: { code: 'internal', message: 'Something went wrong.' } }, 500);
+
+/** The session and the query client as a page loads them afresh (call after `vi.resetModules()`). */
+export async function loadSession() {
+  const session = await import('./session');
+  const { queryClient } = await import('../api/queryClient');
+  const { queryKeys } = await import('../api/queryKeys');
+  return { ...session, queryClient, queryKeys };
+}
