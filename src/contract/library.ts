@@ -467,7 +467,34 @@ export interface Moment {
   score: number;
   /** What the score means (confidenceOf(score)); results the client shows by default are high or medium. */
   confidence?: SearchConfidence;
+  /**
+   * What was said that matched (transcript and unified search, issue 40): the words of `text` to
+   * highlight, and why words other than the query's count ('physician ≈ doctor', matchReason).
+   */
+  match?: MomentMatch;
 }
+
+/** The words of a moment's text that matched a query, and the reasons for those found by meaning. */
+export interface MomentMatch {
+  words: string[];
+  reasons: string[];
+}
+
+/** How a said word is related to the query's (transcript search by meaning, issue 40). */
+export type MatchRelation = 'synonym' | 'hyponym' | 'hypernym' | 'similar' | 'derivation';
+
+/**
+ * Why a word matched a query word it is not ('physician ≈ doctor'): ≈ for the same meaning, 'a kind
+ * of' where one is a kind of the other, ~ for related forms and similar adjectives.
+ */
+export const matchReason = (asked: string, said: string, relation: MatchRelation): string =>
+  relation === 'synonym'
+    ? `${asked} ≈ ${said}`
+    : relation === 'hyponym'
+      ? `${said}, a kind of ${asked}`
+      : relation === 'hypernym'
+        ? `${asked}, a kind of ${said}`
+        : `${asked} ~ ${said}`;
 
 /**
  * Search scores (issue 18). Every search type scores a moment from 0 to 1 on one scale, and the

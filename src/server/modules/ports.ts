@@ -1,5 +1,16 @@
 import type { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from '../adapters/media/ffmpeg';
 import type { probe, stillWebp } from '../adapters/media/ffprobe';
+import type { RelatedWord } from '../adapters/models/wordnetLexicon';
+
+export type { RelatedWord, WordRelation } from '../adapters/models/wordnetLexicon';
+
+/** Words related in meaning (WordNet, every part of speech), for transcript search's query expansion. */
+export interface RelatedWordsPort {
+  /** Words related to a word or collocation, its most used senses first (see WordNetLexicon.related). */
+  related(phrase: string): RelatedWord[];
+  /** Whether a run of words is one lemma ('ice cream'). */
+  isCollocation(phrase: string): boolean;
+}
 
 /** What services need from the job queue, without knowing pg-boss. */
 export interface JobQueue {
@@ -46,6 +57,8 @@ export interface IndexModels {
   isAdjective(word: string): boolean;
   /** The index labels (lower case) a query noun stands for, with weights in (0, 1], best first. */
   conceptTargets(lemma: string): Array<{ label: string; weight: number; relation: 'same' | 'hyponym' | 'hypernym' | 'sibling' | 'gloss' }>;
+  /** Words related in meaning for transcript search (issue 40), or null without WordNet. */
+  relatedWords: RelatedWordsPort | null;
   /** The colour names frames carry (what a colour word in a query can match). */
   colourNames: readonly string[];
   /** CLIP text tower, when the CLIP pair is installed. */

@@ -3,7 +3,8 @@ import { LRUCache } from 'lru-cache';
 import type { DB } from '../../db/schema';
 import { VECTOR_SEARCH_WIDTH } from '../../db/sessionSettings';
 import { projectEmbedding } from '../ingest/embeddingProjection';
-import { spokenForms } from '../ingest/spokenForms';
+import type { QueryExpansion } from './queryExpansion';
+import { termKey, type TranscriptPlan, type TranscriptTerm } from './transcriptScore';
 
 export interface FrameRow {
   id: string;
@@ -55,12 +56,12 @@ const STATS_TTL_MS = 60_000;
 const statsCache = new Map<string, { at: number; segments: number; avgLength: number }>();
 
 /**
- * A query text's lexemes in order, as Postgres's English configuration makes them: the same text
- * always gives the same ones, so a repeated query (the next page, the same words again) is not sent
- * to the database for them (one statement of a transcript search's three; 0.9 ms of the database
- * thread under the load bench).
+ * A query text's plan (its lexemes in order and its expansion's terms), as Postgres's English
+ * configuration makes them: the same text always gives the same ones, so a repeated query (the next
+ * page, the same words again) is not sent to the database for them (one statement of a transcript
+ * search's three; 0.9 ms of the database thread under the load bench).
  */
-const queryLexemes = new LRUCache<string, string[]>({ max: 2000 });
+const queryPlans = new LRUCache<string, TranscriptPlan>({ max: 2000 });
 
 /** Index lookups for search; only completed media are searchable. */
 export class SearchRepository {
@@ -233,25 +234,54 @@ export class SearchRepository {
   }
 
   /**
-   * What BM25 needs for a transcript query: the query's lexemes in order (its spoken forms in
-   * Postgres's English configuration, as the index), the segments holding any of them (best by cover density, with
-   * their tsvector as text), and the statistics (segments, mean length, per-lexeme counts).
+   * A query as transcript search matches it (transcriptScore.ts): its lexemes in order (its spoken
+   * forms in Postgres's English configuration, as the index), and each expansion (queryExpansion.ts)
+   * as a term of lexemes standing for the query lexemes of its word. One statement for all of them,
+   * made once per query text (the same text always gives the same plan).
    */
-  async transcriptCandidates(libraryIds: string[], text: string, mediaIds: string[] | undefined, limit: number) {
-    let query = queryLexemes.get(text);
-    if (!query) {
-      // in the spoken forms the index holds (spokenForms.ts): 'Mr.' finds 'mister', '25' finds 'twenty five'
-      const lex = await sql<{ lexeme: string; positions: number[] }>`
-        select lexeme, positions from unnest(to_tsvector('english', ${spokenForms(text)}))`.execute(this.db);
-      query = lex.rows
-        .flatMap((r) => r.positions.map((p) => ({ l: r.lexeme, p: Number(p) })))
-        .sort((a, b) => a.p - b.p)
-        .map((x) => x.l);
-      queryLexemes.set(text, query);
-    }
+  async transcriptPlan(expansion: QueryExpansion, key: string): Promise<TranscriptPlan> {
+    const known = queryPlans.get(key);
+    if (known) return known;
+    const alternatives = expansion.groups.flatMap((g, group) => g.alternatives.map((a) => ({ ...a, group })));
+    const texts = [expansion.spoken, ...expansion.groups.map((g) => g.text), ...alternatives.map((a) => a.text)];
+    const lex = await sql<{ i: number; lexeme: string; positions: number[] }>`
+      select t.i::int as i, x.lexeme, x.positions
+      from unnest(${texts}::text[]) with ordinality as t(txt, i)
+      cross join lateral unnest(to_tsvector('english', t.txt)) as x`.execute(this.db);
+    const byText = texts.map(() => [] as Array<{ l: string; p: number }>);
+    for (const r of lex.rows) for (const p of r.positions) byText[Number(r.i) - 1]!.push({ l: r.lexeme, p: Number(p) });
+    for (const list of byText) list.sort((a, b) => a.p - b.p);
+    const query = byText[0]!.map((x) => x.l);
+    const slots = [...new Set(query)];
+    const terms: TranscriptTerm[] = [];
+    const seen = new Set(slots);
+    alternatives.forEach((a, i) => {
+      const own = byText[1 + a.group]!.map((x) => x.l);
+      const covered = slots.flatMap((l, slot) => (own.includes(l) ? [slot] : []));
+      const words = byText[1 + expansion.groups.length + i]!;
+      // nothing to stand for (the word is a stop word), nothing to find, or the word itself again
+      if (!covered.length || !words.length || words.some((w) => own.includes(w.l))) return;
+      const term = { lexemes: words.map((w) => w.l), offsets: words.map((w) => w.p) };
+      const k = termKey(term);
+      if (seen.has(k)) return;
+      seen.add(k);
+      terms.push({ ...term, slots: covered, weight: a.weight, relation: a.relation, from: expansion.groups[a.group]!.text, said: a.text });
+    });
+    const plan = { query, terms, negated: expansion.negated };
+    queryPlans.set(key, plan);
+    return plan;
+  }
+
+  /**
+   * What BM25 needs for a transcript query plan: the segments holding any query lexeme or term
+   * (best by how much of the query they hold, with their tsvector as text), and the statistics
+   * (segments, mean length, per-lexeme and per-term counts).
+   */
+  async transcriptCandidates(libraryIds: string[], plan: TranscriptPlan, mediaIds: string[] | undefined, limit: number) {
+    const { query } = plan;
     const lexemes = [...new Set(query)];
     const stats = { segments: 0, avgLength: 1, df: new Map<string, number>() };
-    if (!lexemes.length) return { query, stats, rows: [] };
+    if (!lexemes.length) return { stats, rows: [] };
     const key = [...libraryIds].sort().join(',');
     let base = statsCache.get(key);
     if (!base || Date.now() - base.at > STATS_TTL_MS) {
@@ -264,15 +294,27 @@ export class SearchRepository {
     }
     stats.segments = base.segments;
     stats.avgLength = base.avgLength;
-    // One pass over the segments holding any query word: which query words each holds (so each
-    // word's document frequency is a sum, not a second match per word and segment), then the
-    // candidates with the most distinct query words, shorter segments first among equals (BM25 then
-    // ranks them exactly); only those carry their text and tsvector out.
+    // One pass over the segments holding any query word or term: which of them each holds (so each
+    // one's document frequency is a sum, not a second match per word and segment), then the
+    // candidates holding the most of the query (a word found through a term counts its weight),
+    // shorter segments first among equals (BM25 then ranks them exactly); only those carry their
+    // text and tsvector out.
     const literal = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-    /** Column h<i>: 1 when the segment holds lexeme i. */
+    const tsquery = (t: Pick<TranscriptTerm, 'lexemes' | 'offsets'>) =>
+      t.lexemes.map((l, i) => (i ? ` <${t.offsets[i]! - t.offsets[i - 1]!}> ` : '') + literal(l)).join('');
+    const columns = [...lexemes.map((l) => ({ key: l, q: literal(l) })), ...plan.terms.map((t) => ({ key: termKey(t), q: tsquery(t) }))];
+    /** Column h<i>: 1 when the segment holds lexeme or term i. */
     const hit = (i: number) => sql.raw(`h${i}`);
-    const has = lexemes.map((l, i) => sql`(s.tsv @@ ${literal(l)}::tsquery)::int as ${hit(i)}`);
-    const anyWord = sql`${lexemes.map(literal).join(' | ')}::tsquery`;
+    const has = columns.map((c, i) => sql`(s.tsv @@ ${c.q}::tsquery)::int as ${hit(i)}`);
+    const anyWord = sql`${columns.map((c) => (c.q.includes('<') ? `(${c.q})` : c.q)).join(' | ')}::tsquery`;
+    // how much of the query a segment holds: each lexeme's best of itself (1) and its terms (their weight)
+    const held = lexemes.map((_, slot) => {
+      const parts = [sql`${hit(slot)}::float8`];
+      plan.terms.forEach((t, i) => {
+        if (t.slots.includes(slot)) parts.push(sql`${hit(lexemes.length + i)} * ${t.weight}::float8`);
+      });
+      return parts.length > 1 ? sql`greatest(${sql.join(parts)})` : parts[0]!;
+    });
     const media = mediaIds?.length ? sql`and s.media_id in (${sql.join(mediaIds)})` : sql``;
     const found = await sql<{ media_id: string; library_id: string; start: number; end: number; text: string; tsv: string; df: number[] }>`
       with hits as materialized (
@@ -281,19 +323,16 @@ export class SearchRepository {
         join media m on m.id = s.media_id and m.status = 'completed'
         where s.library_id in (${sql.join(libraryIds)}) and s.tsv @@ ${anyWord} ${media}
       ),
-      df as (select array[${sql.join(lexemes.map((_, i) => sql`sum(${hit(i)})::int`))}] as df from hits),
+      df as (select array[${sql.join(columns.map((_, i) => sql`sum(${hit(i)})::int`))}] as df from hits),
       best as (
-        select id, ${sql.join(
-          lexemes.map((_, i) => hit(i)),
-          sql` + `,
-        )} as n, len from hits order by n desc, len limit ${limit}
+        select id, ${sql.join(held, sql` + `)} as n, len from hits order by n desc, len limit ${limit}
       )
       select s.media_id, s.library_id, s.start, s."end", s.text, s.tsv::text as tsv, (select df from df) as df
       from best b join transcript_segments s on s.id = b.id
       order by b.n desc, b.len`.execute(this.db);
     const dfs = found.rows[0]?.df ?? [];
-    lexemes.forEach((l, i) => stats.df.set(l, Number(dfs[i] ?? 0)));
+    columns.forEach((c, i) => stats.df.set(c.key, Number(dfs[i] ?? 0)));
     const rows = found.rows.map((r) => ({ ...r, start: Number(r.start), end: Number(r.end) }));
-    return { query, stats, rows };
+    return { stats, rows };
   }
 }

@@ -1,5 +1,6 @@
 import {
   confidenceOf,
+  matchReason,
   momentId,
   MSG_SEARCH,
   parseMomentId,
@@ -23,7 +24,8 @@ import type { IndexModels } from '../ports';
 import { queryScore, type ResolvedConcept } from './conceptScore';
 import { parseQuery } from './queryConcepts';
 import { SIMILAR_MIN_SIM, SIMILARITY_UNRELATED, similarityScore } from './similarityScore';
-import { transcriptScore } from './transcriptScore';
+import { expandQuery, isNegated, STRONG_WEIGHT, type QueryExpansion } from './queryExpansion';
+import { transcriptMatch, wordsMatching } from './transcriptScore';
 import { wordsOf } from './visualTerms';
 
 /**
@@ -269,15 +271,37 @@ export class SearchService {
     return [];
   }
 
-  /** Segments holding any query word, scored by BM25 with phrase proximity (transcriptScore.ts). */
+  /**
+   * A transcript query's expansion by meaning (queryExpansion.ts), made once per text: WordNet walks
+   * cost up to milliseconds of this thread for a new word, and the same words come back.
+   */
+  private readonly expansions = new LRUCache<string, QueryExpansion>({ max: 1000 });
+
+  private expansion(text: string): QueryExpansion {
+    let e = this.expansions.get(text);
+    if (!e) {
+      e = expandQuery(text, this.d.models.relatedWords);
+      this.expansions.set(text, e);
+    }
+    return e;
+  }
+
+  /**
+   * Segments holding any query word or a word of the same meaning, scored by BM25 with phrase
+   * proximity (transcriptScore.ts), with the words that matched and why. CLIPSEEK_TRANSCRIPT_EXPANSION=off
+   * matches the query's own words only (what the benches compare against).
+   */
   private async transcript(libraryIds: string[], req: SearchRequest, limit: number): Promise<Moment[]> {
     const text = req.text?.trim();
     if (!text) return [];
-    const { query, stats, rows } = await this.d.search.transcriptCandidates(libraryIds, text, req.mediaIds, TRANSCRIPT_CANDIDATES);
-    if (!query.length) return [];
+    const expand = process.env.CLIPSEEK_TRANSCRIPT_EXPANSION !== 'off';
+    const expansion = expand ? this.expansion(text) : expandQuery(text, null);
+    const plan = await this.d.search.transcriptPlan(expansion, `${expand ? 'meaning' : 'words'}:${text}`);
+    if (!plan.query.length) return [];
+    const { stats, rows } = await this.d.search.transcriptCandidates(libraryIds, plan, req.mediaIds, TRANSCRIPT_CANDIDATES);
     return rows
-      .map((r) => {
-        const score = transcriptScore(query, r.tsv, stats);
+      .map((r): Moment => {
+        const m = transcriptMatch(plan, r.tsv, stats, { negated: isNegated(r.text), strong: STRONG_WEIGHT });
         return {
           id: momentId(r.media_id, r.start, r.end),
           mediaId: r.media_id,
@@ -285,8 +309,14 @@ export class SearchService {
           startTime: r.start,
           endTime: r.end,
           text: r.text,
-          score,
-          confidence: confidenceOf(score),
+          score: m.score,
+          confidence: confidenceOf(m.score),
+          ...(m.score > 0 && {
+            match: {
+              words: wordsMatching(r.text, m.lexemes),
+              reasons: [...new Set(m.related.map((t) => matchReason(t.from, t.said, t.relation)))],
+            },
+          }),
         };
       })
       .filter((m) => m.score > 0)
@@ -309,6 +339,13 @@ export class SearchService {
         last.score = 1 - (1 - last.score) * (1 - m.score);
         last.confidence = confidenceOf(last.score);
         last.text = [last.text, m.text].filter(Boolean).join(' ');
+        if (m.match)
+          last.match = last.match
+            ? {
+                words: [...new Set([...last.match.words, ...m.match.words])],
+                reasons: [...new Set([...last.match.reasons, ...m.match.reasons])],
+              }
+            : m.match;
         last.id = momentId(last.mediaId, last.startTime, last.endTime);
       } else merged.push(m);
     }

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTsvector, scanTsvector, transcriptScore } from './transcriptScore';
+import { SEARCH_CONFIDENCE } from '../../../contract';
+import {
+  NEGATION_MISMATCH,
+  parseTsvector,
+  scanTsvector,
+  transcriptMatch,
+  transcriptScore,
+  wordsMatching,
+  type TranscriptPlan,
+  type TranscriptTerm,
+} from './transcriptScore';
 
 const stats = {
   segments: 10_000,
@@ -79,5 +89,95 @@ describe('transcript scoring (BM25 with phrase proximity)', () => {
     // the rare words carry the score: two of the three rare ones, together
     expect(transcriptScore(q, "'lighthous':1 'keeper':2", stats)).toBeGreaterThan(0.4);
     expect(transcriptScore(q, "'went':1", stats)).toBe(0);
+  });
+});
+
+describe('transcript scoring through related words (issue 40)', () => {
+  const meaningStats = {
+    segments: 10_000,
+    avgLength: 8,
+    df: new Map([
+      ['physician', 5],
+      ['doctor', 80],
+      ['bought', 60],
+      ['automobil', 3],
+      ['car', 200],
+      ['loaf', 4],
+      ['bread', 50],
+    ]),
+  };
+  const term = (
+    lexemes: string[],
+    slot: number,
+    weight: number,
+    relation: TranscriptTerm['relation'],
+    from: string,
+    said: string,
+  ): TranscriptTerm => ({
+    lexemes,
+    offsets: lexemes.map((_, i) => i + 1),
+    slots: [slot],
+    weight,
+    relation,
+    from,
+    said,
+  });
+  // 'a physician bought an automobile'
+  const plan: TranscriptPlan = {
+    query: ['physician', 'bought', 'automobil'],
+    terms: [
+      term(['doctor'], 0, 0.85, 'synonym', 'physician', 'doctor'),
+      term(['car'], 2, 0.85, 'synonym', 'automobile', 'car'),
+      term(['motor', 'vehicl'], 2, 0.55, 'hypernym', 'automobile', 'motor vehicle'),
+    ],
+    negated: false,
+  };
+  const strong = 0.7;
+
+  it('finds the same thing said in other words, below the words themselves, with the reasons', () => {
+    const exact = transcriptMatch(plan, "'physician':2 'bought':3 'automobil':5", meaningStats, { strong });
+    const other = transcriptMatch(plan, "'doctor':2 'bought':3 'new':5 'car':6", meaningStats, { strong });
+    expect(exact.score).toBeGreaterThan(0.8);
+    expect(other.score).toBeGreaterThan(SEARCH_CONFIDENCE.high);
+    expect(other.score).toBeLessThan(exact.score);
+    expect(other.related.map((t) => t.said)).toEqual(['doctor', 'car']);
+    expect(other.lexemes.sort()).toEqual(['bought', 'car', 'doctor']);
+    expect(exact.related).toEqual([]);
+    // without expansion the same segment holds one word of three
+    expect(transcriptScore(plan.query, "'doctor':2 'bought':3 'new':5 'car':6", meaningStats)).toBeLessThan(other.score / 2);
+  });
+
+  it('matches a collocation only where its words stand together', () => {
+    const together = transcriptMatch(plan, "'physician':1 'motor':3 'vehicl':4", meaningStats, { strong });
+    const apart = transcriptMatch(plan, "'physician':1 'motor':3 'old':4 'vehicl':5", meaningStats, { strong });
+    expect(together.related.map((t) => t.said)).toEqual(['motor vehicle']);
+    expect(apart.related).toEqual([]);
+    expect(together.score).toBeGreaterThan(apart.score);
+  });
+
+  it('never makes a match through weak relations alone high confidence', () => {
+    const weak: TranscriptPlan = { query: ['loaf'], terms: [term(['bread'], 0, 0.55, 'hypernym', 'loaf', 'bread')], negated: false };
+    const m = transcriptMatch(weak, "'bread':1", meaningStats, { strong });
+    expect(m.score).toBeGreaterThan(0);
+    expect(m.score).toBeLessThan(SEARCH_CONFIDENCE.high);
+    // the same relation, counted as strong, would have been
+    expect(transcriptMatch(weak, "'bread':1", meaningStats, { strong: 0.5 }).score).toBeGreaterThanOrEqual(SEARCH_CONFIDENCE.high);
+  });
+
+  it('ranks a segment saying the opposite of a negated query lower; a query without negation finds both alike', () => {
+    const negated = { ...plan, negated: true };
+    const tsv = "'doctor':2 'bought':3 'car':6";
+    const same = transcriptMatch(negated, tsv, meaningStats, { strong, negated: true }).score;
+    const opposite = transcriptMatch(negated, tsv, meaningStats, { strong, negated: false }).score;
+    expect(opposite).toBeCloseTo(same * NEGATION_MISMATCH, 6);
+    expect(transcriptMatch(plan, tsv, meaningStats, { strong, negated: true }).score).toBe(
+      transcriptMatch(plan, tsv, meaningStats, { strong, negated: false }).score,
+    );
+  });
+
+  it("finds the words of a segment's text that matched, as said", () => {
+    expect(wordsMatching('The doctor bought a new car.', ['doctor', 'bought', 'car'])).toEqual(['doctor', 'bought', 'car']);
+    expect(wordsMatching('Two doctors and three cities', ['doctor', 'citi'])).toEqual(['doctors', 'cities']);
+    expect(wordsMatching('a careful cartoon', ['car'])).toEqual([]);
   });
 });

@@ -6,6 +6,9 @@
  * scale (SEARCH_CONFIDENCE).
  */
 
+import { SEARCH_CONFIDENCE } from '../../../contract';
+import type { WordRelation } from '../ports';
+
 /** Okapi BM25's usual constants. */
 const K1 = 1.2;
 const B = 0.75;
@@ -94,11 +97,76 @@ export function scanTsvector(tsv: string, wanted: ReadonlySet<string> | null): S
   return { length, positions };
 }
 
+/**
+ * Something else a query word (or collocation) can be said as (queryExpansion.ts), as Postgres's
+ * lexemes: one word, or a phrase of several at fixed distances ('medical practitioner').
+ */
+export interface TranscriptTerm {
+  /** Its lexemes, and each one's position after the first (a stop word between counts). */
+  lexemes: string[];
+  offsets: number[];
+  /** The query's lexemes (indices into TranscriptPlan.slots) it stands for. */
+  slots: number[];
+  weight: number;
+  relation: WordRelation;
+  /** The query's word and the related one, as written ('physician', 'doctor'): the reason shown. */
+  from: string;
+  said: string;
+}
+
+/** A transcript query: its lexemes in order, what else they can be said as, and whether it is negated. */
+export interface TranscriptPlan {
+  /** The query's lexemes in the order said (repeats kept). */
+  query: string[];
+  terms: TranscriptTerm[];
+  negated: boolean;
+}
+
+/** The key a term is known by (its tsquery's text and its document frequency): 'medic<->practition'. */
+export const termKey = (t: Pick<TranscriptTerm, 'lexemes' | 'offsets'>) =>
+  t.lexemes.map((l, i) => (i ? `<${t.offsets[i]! - t.offsets[i - 1]!}>` : '') + l).join('');
+
+/** A segment's score, and what matched beside the query's own words (the reasons). */
+export interface TranscriptMatch {
+  score: number;
+  /** Lexemes that matched, the query's own and the related ones: what to highlight. */
+  lexemes: string[];
+  /** The relations a match went through: 'physician ≈ doctor'. */
+  related: TranscriptTerm[];
+}
+
+/**
+ * A negated query ('did not buy') against a segment that is not keeps this share of its score: it
+ * says the opposite. The reverse costs nothing: a query that does not say 'not' may be asking for
+ * either ('Mr Elinor 1984' finds "mister elinor won't wait till nineteen eighty four").
+ */
+export const NEGATION_MISMATCH = 0.8;
+
 /** `query`: the query's lexemes in the order said. `tsv`: the segment's tsvector as text. */
 export function transcriptScore(query: string[], tsv: string, stats: TranscriptStats): number {
+  return transcriptMatch({ query, terms: [], negated: false }, tsv, stats).score;
+}
+
+/**
+ * BM25 over the query's lexemes where each may also be matched through a related term, counting
+ * its weight (the best of the word and its terms counts, with the word's own idf: the query asked
+ * for that), then phrase proximity over where the matches stand. A segment matched only through
+ * weak relations (weight below `strong`) stays under high confidence; a negated plan against a
+ * segment that is not (`negated` false) costs NEGATION_MISMATCH.
+ */
+export function transcriptMatch(
+  plan: TranscriptPlan,
+  tsv: string,
+  stats: TranscriptStats,
+  o: { negated?: boolean; strong?: number } = {},
+): TranscriptMatch {
+  const none: TranscriptMatch = { score: 0, lexemes: [], related: [] };
+  const { query } = plan;
   const lexemes = [...new Set(query)];
-  if (!lexemes.length) return 0;
-  const scanned = scanTsvector(tsv, new Set(lexemes));
+  if (!lexemes.length) return none;
+  const wanted = new Set(lexemes);
+  for (const t of plan.terms) for (const l of t.lexemes) wanted.add(l);
+  const scanned = scanTsvector(tsv, wanted);
   const doc = scanned.positions;
   const length = Math.max(1, scanned.length);
   const idf = (l: string) => {
@@ -106,19 +174,70 @@ export function transcriptScore(query: string[], tsv: string, stats: TranscriptS
     return Math.log(1 + (stats.segments - df + 0.5) / (df + 0.5));
   };
   const norm = K1 * (1 - B + (B * length) / Math.max(1, stats.avgLength));
+  const bm25 = (w: number, tf: number) => (w * tf * (K1 + 1)) / (tf + norm);
+  /** Where each slot matched (its positions), and through which term (undefined: the word itself). */
+  const at = new Map<string, number[]>();
+  const through = new Map<number, TranscriptTerm>();
+  const best = lexemes.map((l) => {
+    const tf = doc.get(l)?.length ?? (doc.has(l) ? 1 : 0);
+    if (tf) at.set(l, doc.get(l)!);
+    return tf ? bm25(idf(l), tf) : 0;
+  });
+  for (const t of plan.terms) {
+    const positions = termPositions(t, doc);
+    if (!positions) continue;
+    const tf = Math.max(1, positions.length);
+    for (const slot of t.slots) {
+      const c = t.weight * bm25(idf(lexemes[slot]!), tf);
+      if (c > best[slot]!) {
+        best[slot] = c;
+        at.set(lexemes[slot]!, positions);
+        through.set(slot, t);
+      }
+    }
+  }
   let score = 0;
   let ideal = 0;
-  for (const l of lexemes) {
-    const w = idf(l);
-    ideal += w; // tf 1 in a segment of average length scores exactly idf
-    const tf = doc.get(l)?.length ?? (doc.has(l) ? 1 : 0);
-    if (tf) score += (w * tf * (K1 + 1)) / (tf + norm);
-  }
+  lexemes.forEach((l, i) => {
+    ideal += idf(l); // tf 1 in a segment of average length scores exactly idf
+    score += best[i]!;
+  });
   const share = ideal > 0 ? Math.min(1, score / ideal) : 0;
-  if (share <= 0) return 0;
-  const present = lexemes.filter((l) => doc.has(l));
-  if (present.length < 2) return lexemes.length < 2 ? share : share * (1 - PROXIMITY_SHARE);
-  return share * (1 - PROXIMITY_SHARE + PROXIMITY_SHARE * proximity(present, doc, query));
+  if (share <= 0) return none;
+  const present = lexemes.filter((l) => at.has(l));
+  let result =
+    present.length < 2
+      ? lexemes.length < 2
+        ? share
+        : share * (1 - PROXIMITY_SHARE)
+      : share * (1 - PROXIMITY_SHARE + PROXIMITY_SHARE * proximity(present, at, query));
+  const strong = o.strong ?? 0;
+  const anyStrong = present.some((l) => {
+    const t = through.get(lexemes.indexOf(l));
+    return !t || t.weight >= strong;
+  });
+  if (!anyStrong) result = Math.min(result, WEAK_CEILING);
+  if (plan.negated && o.negated === false) result *= NEGATION_MISMATCH;
+  const related = [...new Set(through.values())];
+  const matched = new Set(present.filter((l) => !through.has(lexemes.indexOf(l))));
+  for (const t of related) for (const l of t.lexemes) matched.add(l);
+  return { score: result, lexemes: [...matched], related };
+}
+
+/** What a match through weak relations alone scores at most: just under high confidence. */
+export const WEAK_CEILING = SEARCH_CONFIDENCE.high - 0.01;
+
+/** Where a term stands in a segment (its first lexeme's positions), or null when it is not there. */
+function termPositions(t: TranscriptTerm, doc: Map<string, number[]>): number[] | null {
+  const first = doc.get(t.lexemes[0]!);
+  if (!first) return null;
+  if (t.lexemes.length === 1) return first;
+  const rest = t.lexemes.slice(1).map((l) => doc.get(l));
+  if (rest.some((r) => !r)) return null;
+  // positions stripped: present is all that can be said
+  if (!first.length) return [];
+  const out = first.filter((p) => rest.every((r, i) => r!.includes(p + t.offsets[i + 1]! - t.offsets[0]!)));
+  return out.length ? out : null;
 }
 
 /**
@@ -157,4 +276,28 @@ function proximity(present: string[], doc: Map<string, number[]>, query: string[
     .map((e) => query.indexOf(e.l));
   if (order.some((v, i) => i > 0 && v < order[i - 1]!)) p *= 0.8;
   return p;
+}
+
+/** What an English stem may leave off a word ('burn' of burned, 'citi' of cities as y, ies). */
+const SUFFIX = /^(?:s|es|e|ed|d|ing|er|ers|est|ly|y|ies|ied|ier|iest|ment|ments|ness|ion|ions|ation|ations|al|ful|ity)$/;
+
+/**
+ * The words of a segment's text that Postgres would reduce to one of `lexemes` (what to highlight):
+ * an English stem is the word or its start ('burned' -> burn, 'cities' -> citi), so a word matches a
+ * lexeme it equals, or begins with it (a final i standing for y) and runs on by a suffix's length.
+ */
+export function wordsMatching(text: string, lexemes: string[]): string[] {
+  if (!lexemes.length) return [];
+  const out: string[] = [];
+  for (const word of text.match(/[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)*/gu) ?? []) {
+    const w = word.toLowerCase();
+    const hit = lexemes.some((l) => {
+      if (w === l) return true;
+      if (l.length < 3) return false;
+      if (w.startsWith(l) && SUFFIX.test(w.slice(l.length))) return true;
+      return l.endsWith('i') && w.startsWith(l.slice(0, -1)) && SUFFIX.test(w.slice(l.length - 1));
+    });
+    if (hit && !out.includes(word)) out.push(word);
+  }
+  return out;
 }
