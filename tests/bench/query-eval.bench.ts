@@ -9,6 +9,7 @@
 // the first run and the mapping was not tuned to them.
 // Prints hit@1 and hit@5 for the positives, the share of positives whose right answer is high or
 // medium confidence, and the share of absent-thing queries with nothing above low confidence.
+// Then (first, in fact) what was said: transcript search by meaning over spoken clips (querySpeech.ts).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import { startServer } from '../../src/server/main';
 import { MODELS_DIR } from '../fixtures/modelsDir';
 import { client } from '../integration/support/harness';
 import { uploadFile, waitForStatus } from '../integration/support/upload';
+import { evaluateSpeech, ingestSpeech } from './querySpeech';
 
 const IMAGES = process.env.EVAL_IMAGES ?? path.resolve('tests/bench/out/evalimg');
 
@@ -157,6 +159,20 @@ await server.database.db.updateTable('users').set({ is_verified: true }).execute
 const lib = (
   await api<{ _id: string; rootFolderId: string }>('POST', API.libraries, { token, body: { name: 'eval', settings: { v1: {} } } })
 ).body.data!;
+
+// What was said (issue 40): QUERY_EVAL=spoken runs only this part, QUERY_EVAL=visual only the rest.
+const part = process.env.QUERY_EVAL ?? 'all';
+if (part !== 'visual') {
+  const said = (
+    await api<{ _id: string; rootFolderId: string }>('POST', API.libraries, { token, body: { name: 'said', settings: { v1: {} } } })
+  ).body.data!;
+  await evaluateSpeech(api, token, said._id, await ingestSpeech(api, token, said, dir));
+  if (part === 'spoken') {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  }
+}
 
 const t0 = performance.now();
 const mediaOf = new Map<string, string>();

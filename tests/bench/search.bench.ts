@@ -320,6 +320,27 @@ const cases: Array<{ name: string; run: (i: number) => Promise<SearchResults> }>
   { name: 'transcript', run: (i) => search('transcript', phraseBodies[i % phrases.length]!) },
   { name: 'unified text', run: (i) => search('unified', textBodies[i % texts.length]!) },
 ];
+/**
+ * Transcript and unified search with expansion by meaning (issue 40) off, as before it, and on, in
+ * turns request by request, so the two columns see the same machine: CLIPSEEK_TRANSCRIPT_EXPANSION
+ * is read by each search (this server runs in this process).
+ */
+const expansion = (mode: 'off' | 'on', run: () => Promise<SearchResults>) => () => {
+  process.env.CLIPSEEK_TRANSCRIPT_EXPANSION = mode;
+  return run();
+};
+const paired: Array<{ name: string; off: (i: number) => Promise<SearchResults>; on: (i: number) => Promise<SearchResults> }> = [
+  {
+    name: 'transcript',
+    off: (i) => expansion('off', () => search('transcript', phraseBodies[i % phrases.length]!))(),
+    on: (i) => expansion('on', () => search('transcript', phraseBodies[i % phrases.length]!))(),
+  },
+  {
+    name: 'unified text',
+    off: (i) => expansion('off', () => search('unified', textBodies[i % texts.length]!))(),
+    on: (i) => expansion('on', () => search('unified', textBodies[i % texts.length]!))(),
+  },
+];
 const N = Number(process.env.BENCH_QUERIES ?? 60);
 console.log(`\n${N} requests each, one at a time, limit 100 (the app's default), after 6 warm-ups\n`);
 console.log('query            p50 ms   p95 ms   max ms   mean results');
@@ -339,6 +360,32 @@ for (const c of cases) {
       .padStart(8)}   ${(results / N).toFixed(0).padStart(6)}`,
   );
 }
+console.log('\nexpansion by meaning (issue 40), off and on in turns:');
+console.log('query              off p50  off p95   on p50   on p95   p95 on/off   results off/on');
+for (const c of paired) {
+  for (let i = 0; i < 8; i++) {
+    await c.off(i);
+    await c.on(i);
+  }
+  const off: number[] = [];
+  const on: number[] = [];
+  let rOff = 0;
+  let rOn = 0;
+  for (let i = 0; i < N; i++) {
+    let s = performance.now();
+    rOff += (await c.off(i)).results.length;
+    off.push(performance.now() - s);
+    s = performance.now();
+    rOn += (await c.on(i)).results.length;
+    on.push(performance.now() - s);
+  }
+  console.log(
+    `${c.name.padEnd(17)} ${[pct(off, 50), pct(off, 95), pct(on, 50), pct(on, 95)].map((x) => x.toFixed(1).padStart(8)).join(' ')}   ` +
+      `${(pct(on, 95) / pct(off, 95)).toFixed(2).padStart(10)}   ${(rOff / N).toFixed(0)}/${(rOn / N).toFixed(0)}`,
+  );
+}
+delete process.env.CLIPSEEK_TRANSCRIPT_EXPANSION;
+
 // How much this machine alone spreads a timing, to read the p95 column by: the same fixed CPU-bound
 // loop (one thread, no allocation, no I/O) timed 120 times. Where its p95 is ~1.4x its p50, so is any
 // request's, whatever the server does.
