@@ -23,6 +23,8 @@ export interface RelatedWord {
   relation: WordRelation;
   /** 0 for the word's most frequent sense, 1 for the next, ... */
   sense: number;
+  /** How often the word is used: its tagged-corpus counts over all its senses ('time' 603, 'bread' 3). */
+  uses: number;
 }
 
 interface LexSynset {
@@ -271,10 +273,15 @@ export class WordNetLexicon {
     return (Object.keys(FILES) as PartOfSpeech[]).some((pos) => this.posIndex(pos).has(key));
   }
 
+  /** How often a word is used: its tagged-corpus counts over all its senses. */
+  uses(lemma: string): number {
+    this.sensesOf(lemma);
+    return (this.tagged!.get(lemma.replace(/\s+/g, '_')) ?? []).reduce((n, s) => n + s.count, 0);
+  }
+
   /** Whether a word is ever tagged in WordNet's corpus: a word people use, not a specialist's. */
   private isCommon(lemma: string): boolean {
-    this.sensesOf(lemma);
-    return (this.tagged!.get(lemma.replace(/\s+/g, '_')) ?? []).some((s) => s.count > 0);
+    return this.uses(lemma) > 0;
   }
 
   /**
@@ -305,13 +312,13 @@ export class WordNetLexicon {
     const offer = (text: string, relation: WordRelation, sense: number) => {
       const cur = found.get(text);
       if (!cur || rank[relation] < rank[cur.relation] || (rank[relation] === rank[cur.relation] && sense < cur.sense))
-        found.set(text, { text, relation, sense });
+        found.set(text, { text, relation, sense, uses: 0 });
     };
     // other forms of the word: 'ate' is 'eat', 'buy' is 'bought' (the English stems of the index do not join them)
     for (const lemma of forms.keys()) {
-      found.set(lemma, { text: lemma, relation: 'synonym', sense: 0 });
+      found.set(lemma, { text: lemma, relation: 'synonym', sense: 0, uses: 0 });
       for (const [form, base] of Object.entries(VERB_EXCEPTIONS))
-        if (base === lemma) found.set(form, { text: form, relation: 'synonym', sense: 0 });
+        if (base === lemma) found.set(form, { text: form, relation: 'synonym', sense: 0, uses: 0 });
     }
     chosen.forEach(({ key, lemma }, sense) => {
       const s = this.synset(key);
@@ -328,6 +335,7 @@ export class WordNetLexicon {
       }
     });
     found.delete(word.toLowerCase().trim());
+    for (const r of found.values()) r.uses = this.uses(r.text);
     return [...found.values()].sort((a, b) => a.sense - b.sense || rank[a.relation] - rank[b.relation]);
   }
 }

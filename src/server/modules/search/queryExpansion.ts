@@ -25,6 +25,12 @@ const LATER_SENSE = 0.8;
 /** Alternatives kept per query word, and per query (each is a column of the transcript statement). */
 const PER_WORD = 10;
 const PER_QUERY = 40;
+/**
+ * A weak relation to a word used more than this (WordNet's tagged counts: 'time' 603, 'place' 366,
+ * 'hour' 115; 'drink' 69, 'bread' 3) is left out: 'sunset, a kind of time' says nothing, and
+ * every segment saying 'time' became a candidate (the transcript statement took twice as long).
+ */
+const WEAK_MAX_USES = 80;
 /** Longest collocation looked up, in words ('bird of prey'). */
 const MAX_COLLOCATION = 3;
 
@@ -95,6 +101,7 @@ export function expandQuery(text: string, words: RelatedWordsPort | null): Query
       const alt = spokenForms(r.text);
       if (seen.has(alt) || NOT_EXPANDED.has(alt) || !/\p{L}/u.test(alt)) continue;
       seen.add(alt);
+      if (RELATION_WEIGHT[r.relation] < STRONG_WEIGHT && r.uses > WEAK_MAX_USES) continue;
       alternatives.push({
         text: alt,
         relation: r.relation,

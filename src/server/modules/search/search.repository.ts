@@ -302,18 +302,26 @@ export class SearchRepository {
     const literal = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
     const tsquery = (t: Pick<TranscriptTerm, 'lexemes' | 'offsets'>) =>
       t.lexemes.map((l, i) => (i ? ` <${t.offsets[i]! - t.offsets[i - 1]!}> ` : '') + literal(l)).join('');
-    const columns = [...lexemes.map((l) => ({ key: l, q: literal(l) })), ...plan.terms.map((t) => ({ key: termKey(t), q: tsquery(t) }))];
-    /** Column h<i>: 1 when the segment holds lexeme or term i. */
+    // A column for each query lexeme (its document frequency is BM25's), then one for each lexeme's
+    // related terms together (any of them, counted at the best one's weight: which one matched is
+    // worked out with the segment's positions outside, for the few hundred read): a column per term
+    // cost twice the statement's time at 100 hours.
+    const group = (q: string) => (q.includes('<') ? `(${q})` : q);
+    const related = lexemes.map((_, slot) => plan.terms.filter((t) => t.slots.includes(slot)));
+    const columns: Array<{ q: string; slot?: number; weight?: number }> = [
+      ...lexemes.map((l) => ({ q: literal(l) })),
+      ...related.flatMap((terms, slot) =>
+        terms.length ? [{ q: terms.map((t) => group(tsquery(t))).join(' | '), slot, weight: Math.max(...terms.map((t) => t.weight)) }] : [],
+      ),
+    ];
+    /** Column h<i>: 1 when the segment holds lexeme i, or one of a lexeme's related terms. */
     const hit = (i: number) => sql.raw(`h${i}`);
     const has = columns.map((c, i) => sql`(s.tsv @@ ${c.q}::tsquery)::int as ${hit(i)}`);
-    const anyWord = sql`${columns.map((c) => (c.q.includes('<') ? `(${c.q})` : c.q)).join(' | ')}::tsquery`;
-    // how much of the query a segment holds: each lexeme's best of itself (1) and its terms (their weight)
+    const anyWord = sql`${columns.map((c) => group(c.q)).join(' | ')}::tsquery`;
+    // how much of the query a segment holds: each lexeme's best of itself (1) and its related terms (their weight)
     const held = lexemes.map((_, slot) => {
-      const parts = [sql`${hit(slot)}::float8`];
-      plan.terms.forEach((t, i) => {
-        if (t.slots.includes(slot)) parts.push(sql`${hit(lexemes.length + i)} * ${t.weight}::float8`);
-      });
-      return parts.length > 1 ? sql`greatest(${sql.join(parts)})` : parts[0]!;
+      const i = columns.findIndex((c) => c.slot === slot);
+      return i < 0 ? sql`${hit(slot)}::float8` : sql`greatest(${hit(slot)}::float8, ${hit(i)} * ${columns[i]!.weight!}::float8)`;
     });
     const media = mediaIds?.length ? sql`and s.media_id in (${sql.join(mediaIds)})` : sql``;
     const found = await sql<{ media_id: string; library_id: string; start: number; end: number; text: string; tsv: string; df: number[] }>`
@@ -323,7 +331,7 @@ export class SearchRepository {
         join media m on m.id = s.media_id and m.status = 'completed'
         where s.library_id in (${sql.join(libraryIds)}) and s.tsv @@ ${anyWord} ${media}
       ),
-      df as (select array[${sql.join(columns.map((_, i) => sql`sum(${hit(i)})::int`))}] as df from hits),
+      df as (select array[${sql.join(lexemes.map((_, i) => sql`sum(${hit(i)})::int`))}] as df from hits),
       best as (
         select id, ${sql.join(held, sql` + `)} as n, len from hits order by n desc, len limit ${limit}
       )
@@ -331,7 +339,7 @@ export class SearchRepository {
       from best b join transcript_segments s on s.id = b.id
       order by b.n desc, b.len`.execute(this.db);
     const dfs = found.rows[0]?.df ?? [];
-    columns.forEach((c, i) => stats.df.set(c.key, Number(dfs[i] ?? 0)));
+    lexemes.forEach((l, i) => stats.df.set(l, Number(dfs[i] ?? 0)));
     const rows = found.rows.map((r) => ({ ...r, start: Number(r.start), end: Number(r.end) }));
     return { stats, rows };
   }
