@@ -413,7 +413,8 @@ export default function SearchScreen() {
           libraryLabel={multi && byId.get(open.libraryId) ? libraryName(byId.get(open.libraryId)!) : null}
           onClose={onClose}
           onSimilar={onSimilar}
-          matchText={query.text}
+          // the query's words, and what was said that matched them by meaning ('doctor' for 'physician')
+          matchText={[query.text, ...(open.match?.words ?? [])].join(' ')}
           onSearchInMedia={query.media === open.mediaId ? undefined : (m) => update({ media: m.mediaId, open: null })}
         />
       )}
