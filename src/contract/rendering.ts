@@ -19,12 +19,78 @@ export const RENDER_MAX_SECONDS = 600;
 export const GIF_MAX_SECONDS = 30;
 export const GIF_MAX_FPS = 15;
 export const GIF_MAX_WIDTH = 480;
+/**
+ * Publish-ready output (issue 39; not named by the spec). The picture's shape: 'source' keeps the
+ * first clip's own aspect (letter/pillar-boxing the others, as before); any other ratio crops each
+ * clip to it, the window following the people and faces ingest found unless the clip's `framing`
+ * fixes it.
+ */
+export const RENDER_ASPECTS = ['source', '16:9', '9:16', '1:1', '4:5'] as const;
+export type RenderAspect = (typeof RENDER_ASPECTS)[number];
+export const RENDER_ASPECT_DEFAULT: RenderAspect = 'source';
+export const RENDER_ASPECT_LABELS: Record<RenderAspect, string> = {
+  source: 'Original',
+  '16:9': 'Landscape 16:9',
+  '9:16': 'Vertical 9:16',
+  '1:1': 'Square 1:1',
+  '4:5': 'Portrait 4:5',
+};
+/** Width over height of each cropped aspect. */
+export const RENDER_ASPECT_RATIO: Record<Exclude<RenderAspect, 'source'>, number> = {
+  '16:9': 16 / 9,
+  '9:16': 9 / 16,
+  '1:1': 1,
+  '4:5': 4 / 5,
+};
+/**
+ * Burned-in caption styles: a bar along the bottom, big centred words with the spoken one
+ * highlighted (shorts), plain subtitles. Captions cost nothing extra.
+ */
+export const CAPTION_STYLES = ['bar', 'words', 'subtitle'] as const;
+export type CaptionStyle = (typeof CAPTION_STYLES)[number];
+export const CAPTION_STYLE_LABELS: Record<CaptionStyle, string> = {
+  bar: 'Bottom bar',
+  words: 'Word by word (shorts)',
+  subtitle: 'Plain subtitles',
+};
+/** Subtitle conventions of every caption Clipseek writes (burned in, soft track, SRT/WebVTT). */
+export const CAPTION_MAX_LINES = 2;
+export const CAPTION_MAX_LINE_CHARS = 42;
+/** A cue stays at least this long on screen (unless the clip ends first: no caption crosses a cut). */
+export const CAPTION_MIN_SECONDS = 0.833;
+export const CAPTION_MAX_SECONDS = 7;
+/** Hand-off to video editors: project files referencing the original files, with the clips' source in/out points. */
+export const EXPORT_FORMATS = ['mlt', 'fcpxml', 'edl', 'otio'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = {
+  mlt: 'Kdenlive / Shotcut (MLT)',
+  fcpxml: 'Final Cut Pro / DaVinci Resolve / Premiere (FCPXML)',
+  edl: 'CMX 3600 EDL',
+  otio: 'OpenTimelineIO',
+};
+export const EXPORT_FORMAT_EXTENSIONS: Record<ExportFormat, string> = { mlt: 'mlt', fcpxml: 'fcpxml', edl: 'edl', otio: 'otio' };
+export const SUBTITLE_FORMATS = ['srt', 'vtt'] as const;
+export type SubtitleFormat = (typeof SUBTITLE_FORMATS)[number];
 /** How long a POST waits for its render before answering 202 with a render id to poll. */
 export const RENDER_WAIT_MS = 25_000;
 /** How often the client should poll the status route while a render runs. */
 export const RENDER_POLL_MS = 1000;
 
 // The request shapes (CompilationBody, GifBody, SrtQuery...) are schemas/render.ts.
+
+/**
+ * Issue 39: the automatic crop path of a media range for an aspect. `points` are the window's centre
+ * (fractions of the displayed picture) at media times, smoothed, to be joined linearly; a step (two
+ * points at one time) is a cut at a shot change. `width`/`height`: the window's size as fractions.
+ * Nothing found: one point at the centre, `subject` false.
+ */
+export interface FramingAnswer {
+  aspect: RenderAspect;
+  width: number;
+  height: number;
+  points: Array<{ t: number; x: number; y: number }>;
+  subject: boolean;
+}
 
 export type RenderState = 'queued' | 'rendering' | 'completed' | 'failed';
 
@@ -108,7 +174,11 @@ export function toSrt(
 }
 
 /** A download name: no path separators, quotes or control characters, with the right extension. */
-export function sanitiseFilename(name: string | undefined, fallback: string, ext: 'mp4' | 'gif' | 'srt'): string {
+export function sanitiseFilename(
+  name: string | undefined,
+  fallback: string,
+  ext: 'mp4' | 'gif' | 'srt' | 'vtt' | 'mlt' | 'fcpxml' | 'edl' | 'otio',
+): string {
   let base = [...(name ?? '')]
     .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f || '/\\:*?"<>|'.includes(ch) ? '_' : ch))
     .join('')

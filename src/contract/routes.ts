@@ -91,6 +91,12 @@ export const API = {
   /** Rendering (spec 7): body CompilationBody / GifBody, answer RenderAnswer (200 done, 202 still running). */
   renderCompilation: '/rendering/compilation/v2',
   renderGif: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/gif/v2`,
+  /** Issue 39: POST body CompilationSubtitlesBody; answers the .srt/.vtt file (attachment). */
+  renderSubtitles: '/rendering/compilation/subtitles',
+  /** Issue 39: POST body CompilationExportBody; answers the project file (attachment). */
+  renderExport: '/rendering/compilation/export',
+  /** Issue 39: GET query FramingQuery; answer FramingAnswer (the automatic crop path of a range). */
+  mediaFraming: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/framing`,
   /** Not named by the spec: a render's state, polled after a 202 (answer RenderAnswer). */
   renderStatus: (renderId: string) => `/rendering/${renderId}`,
   /** Not named by the spec ("transcripts can be downloaded as SRT"): query SrtQuery; answers the .srt file. */
