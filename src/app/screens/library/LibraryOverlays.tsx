@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { LIBRARY_TABS, TOAST_MS, type LibraryTab } from '../../../contract';
+import { LIBRARY_TABS, TOAST_MS, UPLOAD_MODAL_REFRESH_DEBOUNCE_MS, type LibraryTab } from '../../../contract';
+import { useTrailingDebounce } from '../../hooks/trailingDebounce';
 import { lazyComponent } from '../../routing/lazyChunk';
 import { ChunkErrorBoundary } from '../../shell/ChunkLoadFailed';
 import { showToast } from '../../state/toasts';
@@ -45,6 +46,8 @@ export function LibraryOverlays({
   const { library, store, ui, actions } = useLibraryPage();
   const { files, replace, remove } = listing;
   const reload = () => void listing.reload();
+  // What the processing and failed modals change (clears, retries, deletes) reloads the listing once per burst.
+  const modalRefresh = useTrailingDebounce(reload, UPLOAD_MODAL_REFRESH_DEBOUNCE_MS);
   const closeDialog = () => (store.dialog = null);
   const closeStatus = () => (store.statusModal = null);
   // The query keeps what the page was opened with when a media modal opens and closes; its `tab`
@@ -101,8 +104,8 @@ export function LibraryOverlays({
           }}
         />
       )}
-      {ui.statusModal === 'processing' && <ProcessingModal groups={groups} onClose={closeStatus} onChanged={reload} />}
-      {ui.statusModal === 'failed' && <FailedModal groups={groups} onClose={closeStatus} onChanged={reload} />}
+      {ui.statusModal === 'processing' && <ProcessingModal groups={groups} onClose={closeStatus} onChanged={modalRefresh.call} />}
+      {ui.statusModal === 'failed' && <FailedModal groups={groups} onClose={closeStatus} onChanged={modalRefresh.call} />}
       {mediaId && (
         <MediaModal
           libraryId={library._id}

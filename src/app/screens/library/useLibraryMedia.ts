@@ -1,11 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { MEDIA_REFRESH_MS, type FolderResponse, type Media, type MediaSortValue } from '../../../contract';
+import {
+  MEDIA_REFRESH_MS,
+  UPLOAD_MODAL_REFRESH_DEBOUNCE_MS,
+  type FolderResponse,
+  type Media,
+  type MediaSortValue,
+} from '../../../contract';
 import { isApiError } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { libraryApi } from '../../api/instance';
 import { queryClient } from '../../api/queryClient';
+import { useTrailingDebounce } from '../../hooks/trailingDebounce';
 import { playDoneSound } from '../../state/sounds';
 import { uploads } from '../../state/uploads';
 import { finishedIndexing, isActiveStatus, keepOrder, mergeMedia, sortMedia, visibleRange } from './mediaListing';
@@ -55,11 +62,16 @@ export function useLibraryMedia(libraryId: string, folderId: string | null, sort
   });
   const folder = query.data ?? null;
 
-  // This tab's uploads changed (one added, finished or failed): the listing is asked again.
+  // This tab's uploads changed (one added, finished or failed): the listing is asked again, once
+  // for a burst of changes (the spec's upload modal data refresh debounce, 300 ms).
   const firstVersion = useRef(version);
+  const refreshAfterUploads = useTrailingDebounce(
+    () => void queryClient.invalidateQueries({ queryKey: key }),
+    UPLOAD_MODAL_REFRESH_DEBOUNCE_MS,
+  );
   useEffect(() => {
-    if (version !== firstVersion.current) void queryClient.invalidateQueries({ queryKey: key });
-  }, [version, key]);
+    if (version !== firstVersion.current) refreshAfterUploads.call();
+  }, [version, refreshAfterUploads]);
 
   // Rows keep the order they were shown in while the listing polls (keepOrder); a new sort, folder
   // or library sorts afresh.
