@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { StoredProbe } from '../adapters/media/ffprobe';
+import type { RenderAspect } from '../../contract';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -311,8 +312,11 @@ export interface TranscriptCorrectionsTable {
 
 /** What a render reads: resolved clips (input blob, ranges) and output geometry. */
 export interface RenderSpec {
-  clips: Array<{ mediaId: string; libraryId: string; start: number; end: number }>;
+  /** `framing`: the crop window's centre the user fixed for the clip (issue 39); absent, it follows the subject. */
+  clips: Array<{ mediaId: string; libraryId: string; start: number; end: number; framing?: { x: number; y: number } }>;
   height: number;
+  /** Issue 39: the picture's shape; absent is 'source' (renders made before it). */
+  aspect?: RenderAspect;
 }
 
 export interface RendersTable {

@@ -1,6 +1,6 @@
 import { BACKGROUND, spawnTool } from '../process/tools';
 import fs from 'node:fs';
-import { GIF_MAX_FPS, GIF_MAX_WIDTH } from '../../../contract';
+import { GIF_MAX_FPS, GIF_MAX_WIDTH, RENDER_ASPECT_RATIO, type RenderAspect } from '../../../contract';
 import { tools } from './ffprobe';
 import type { RenderSource } from '../../modules/render/render.service';
 
@@ -83,6 +83,32 @@ function watermarkFilter(height: number) {
   );
 }
 
+/**
+ * Issue 39: ffmpeg's crop of a clip along its framing path: the window's size as fractions of the
+ * decoded picture (even pixels), its centre a piecewise-linear expression of the clip's time `t`
+ * (crop evaluates x and y on every frame), kept inside the picture. Points closer than a frame are
+ * one step (a cut).
+ */
+function cropFilter(f: NonNullable<RenderClip['framing']>, frame: number) {
+  const axis = (key: 'x' | 'y') => {
+    const p = f.points;
+    let e = num4(p[0]![key]);
+    for (let i = 1; i < p.length; i++) {
+      const [a, b] = [p[i - 1]!, p[i]!];
+      const dv = b[key] - a[key];
+      if (Math.abs(dv) < 1e-5) continue;
+      const dt = b.t - a.t;
+      e += dt < frame ? `+${num4(dv)}*gte(t,${num4(b.t)})` : `+${num4(dv / dt)}*clip(t-${num4(a.t)},0,${num4(dt)})`;
+    }
+    return e;
+  };
+  return (
+    `crop=w='2*trunc(iw*${num4(f.width)}/2)':h='2*trunc(ih*${num4(f.height)}/2)'` +
+    `:x='clip((${axis('x')})*iw-ow/2,0,iw-ow)':y='clip((${axis('y')})*ih-oh/2,0,ih-oh)'`
+  );
+}
+const num4 = (n: number) => String(Math.round(n * 1e4) / 1e4);
+
 /** Half a millisecond and a bit: ranges arrive rounded to the millisecond, frame times are not. */
 const EPSILON = 0.001;
 
@@ -127,12 +153,13 @@ function timestampMode(clips: RenderClip[]): string[] {
 export async function renderCompilation(
   clips: RenderClip[],
   outFile: string,
-  o: { height: number; watermark: boolean; preset?: string; onProgress?: (f: number) => void },
+  o: { height: number; aspect?: RenderAspect; watermark: boolean; preset?: string; onProgress?: (f: number) => void },
 ) {
   const first = clips[0]!;
-  const H = even(o.height);
-  const aspect = first.width && first.height ? first.width / first.height : 16 / 9;
-  const W = even(H * aspect);
+  // A cropped aspect's short side is the requested height (9:16 at 720: 720x1280); 'source' is the first clip's shape.
+  const ratio = o.aspect && o.aspect !== 'source' ? RENDER_ASPECT_RATIO[o.aspect] : null;
+  const aspect = ratio ?? (first.width && first.height ? first.width / first.height : 16 / 9);
+  const [W, H] = ratio !== null && ratio < 1 ? [even(o.height), even(o.height / ratio)] : [even(o.height * aspect), even(o.height)];
   const fps = Math.min(30, Math.max(...clips.map((c) => c.frameRate ?? 30))) || 30;
   const rate = Number.isInteger(fps) ? String(fps) : fps.toFixed(3);
   const total = clips.reduce((s, c) => s + (c.end - c.start), 0);
@@ -143,15 +170,17 @@ export async function renderCompilation(
     // A clip of the canvas's own aspect is scaled straight to it (padding copies every frame: ~15%
     // of a 720p render's CPU); any other is boxed.
     const sameAspect = c.width && c.height && Math.abs(c.width / c.height / (W / H) - 1) < 0.01;
-    const fit = sameAspect
-      ? `scale=${W}:${H}`
-      : `scale=w=${W}:h=${H}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:color=black`;
+    const fit = c.framing
+      ? `${cropFilter(c.framing, 1 / fps)},scale=${W}:${H}`
+      : sameAspect
+        ? `scale=${W}:${H}`
+        : `scale=w=${W}:h=${H}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:color=black`;
     // fps round=up: each output frame is the source frame on screen at its time (the default rounds to
     // the nearest, so a 60 fps source rendered at 15 or 30 fps started at its second frame).
     video.push(`[${i}:v:0]${cutFilter(c)},${fit},setsar=1,fps=${rate}:round=up,format=yuv420p,trim=duration=${d}[v${i}]`);
   });
   video.push(`${clips.map((_, i) => `[v${i}]`).join('')}concat=n=${clips.length}:v=1:a=0[vc]`);
-  video.push(o.watermark ? `[vc]${watermarkFilter(H)}[vo]` : `[vc]null[vo]`);
+  video.push(o.watermark ? `[vc]${watermarkFilter(Math.min(W, H))}[vo]` : `[vc]null[vo]`);
 
   // Only clips with sound are read for the audio; the others are silence of their length.
   const withSound = clips.filter((c) => c.hasAudio);

@@ -1,6 +1,15 @@
-import { API, compilationBodySchema, gifBodySchema, mediaParamsSchema, renderStatusParamsSchema, srtQuerySchema } from '../../../contract';
+import {
+  API,
+  compilationBodySchema,
+  framingQuerySchema,
+  gifBodySchema,
+  mediaParamsSchema,
+  renderStatusParamsSchema,
+  srtQuerySchema,
+} from '../../../contract';
 import type { App } from '../../http/types';
 import type { AccountService } from '../accounts/account.service';
+import type { FramingService } from './framing.service';
 import type { RenderService } from './render.service';
 import { requireAuth, sessionOf } from '../../http/auth';
 import { ok, reply } from '../../http/envelope';
@@ -10,7 +19,7 @@ import { ok, reply } from '../../http/envelope';
  * contract/schemas/render.ts. The POSTs answer 200 with the download URL when the render finishes
  * within RENDER_WAIT_MS, else 202 with the render id, to be polled at API.renderStatus.
  */
-export function renderRoutes(app: App, accounts: AccountService, renders: RenderService) {
+export function renderRoutes(app: App, accounts: AccountService, renders: RenderService, framing: FramingService) {
   const auth = { preHandler: requireAuth(accounts) };
   const user = (req: Parameters<typeof sessionOf>[0]) => sessionOf(req).user;
 
@@ -28,6 +37,12 @@ export function renderRoutes(app: App, accounts: AccountService, renders: Render
   );
   app.get(API.renderStatus(':renderId'), { ...auth, schema: { params: renderStatusParamsSchema } }, async (req, res) =>
     reply(req, res, ok(await renders.status(user(req), req.params.renderId))),
+  );
+  // Issue 39: the automatic crop path of a range (the clip editor and the local preview show it).
+  app.get(
+    API.mediaFraming(':libraryId', ':mediaId'),
+    { ...auth, schema: { params: mediaParamsSchema, querystring: framingQuerySchema } },
+    async (req, res) => reply(req, res, ok(await framing.forUser(user(req), req.params.libraryId, req.params.mediaId, req.query))),
   );
   app.get(
     API.mediaSrt(':libraryId', ':mediaId'),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   GIF_MAX_SECONDS,
   MSG_RENDER,
+  RENDER_ASPECT_DEFAULT,
   RENDER_DEFAULT_HEIGHT,
   RENDER_MAX_CLIPS,
   RENDER_MAX_SECONDS,
@@ -21,6 +22,7 @@ import {
   type CompilationBody,
   type GifBody,
   type RenderAnswer,
+  type RenderAspect,
   type SrtQuery,
 } from '../../../contract';
 import { readAll, type BlobStore } from '../../adapters/blobs/blobStore';
@@ -33,6 +35,8 @@ import type { JobQueue } from '../ports';
 import { holdAt } from '../../testHold';
 import { parsePlaylist, segmentsCovering, writePlaylist } from '../delivery/hlsPlaylist';
 import { blobKeys } from '../storage/blobKeys';
+import { capPoints, windowSize } from './framing';
+import type { FramingService } from './framing.service';
 
 export const RENDER_JOB = 'media.render';
 /** Outputs are kept this long, then the expiry job removes them (an identical request reuses them until then). */
@@ -43,6 +47,8 @@ export const RENDER_URL_TTL_SECONDS = 3600;
 const SLOT_LEASE_SECONDS = 15 * 60;
 /** A frame at 30 fps: the slack allowed past the media's end. */
 const END_SLACK = 1 / 30;
+/** A clip's crop path keeps at most this many points (ffmpeg evaluates it on every frame). */
+const FRAMING_MAX_POINTS = 48;
 
 /** A range of a source ready for the renderer. */
 export interface RenderSource {
@@ -62,6 +68,12 @@ export interface RenderSource {
   height: number | null;
   frameRate: number | null;
   hasAudio: boolean;
+  /**
+   * Issue 39, when the render's aspect crops: the window's size (fractions of the displayed picture)
+   * and its centre along the clip, joined linearly, `t` from the clip's start (two points at one
+   * time: a cut).
+   */
+  framing?: { width: number; height: number; points: Array<{ t: number; x: number; y: number }> };
 }
 
 /** The renderer (ffmpeg in adapters/media/render.ts): the service never runs tools itself. */
@@ -69,7 +81,7 @@ export interface Renderer {
   compilation(
     clips: RenderSource[],
     outFile: string,
-    o: { height: number; watermark: boolean; onProgress(f: number): void },
+    o: { height: number; aspect: RenderAspect; watermark: boolean; onProgress(f: number): void },
   ): Promise<unknown>;
   gif(clip: RenderSource, outFile: string, o: { watermark: boolean; onProgress(f: number): void }): Promise<unknown>;
   /** The tool's own diagnostics of a failure (logged, never shown), or null for other errors. */
@@ -84,6 +96,8 @@ export interface RenderDeps {
     byId(id: string): Promise<MediaRow | undefined>;
   };
   transcript(mediaId: string): Promise<Array<{ start: number; end: number; text: string }>>;
+  /** The automatic crop path of a range (issue 39). */
+  framing: Pick<FramingService, 'path'>;
   blobs: BlobStore;
   queue: JobQueue;
   credits: {
@@ -136,9 +150,15 @@ export class RenderService {
     const ranges = clips.map((c) => c.range);
     if (renderSeconds(ranges) > RENDER_MAX_SECONDS + 1e-6) throw badRequest(MSG_RENDER.tooLong);
     const fallback = clips.length === 1 ? clips[0]!.name.replace(/\.[^.]+$/, '') : 'clipseek-compilation';
+    const aspect = body.aspect ?? RENDER_ASPECT_DEFAULT;
+    // A clip's fixed framing matters only when the aspect crops (and only then is it part of the request).
+    const framed = clips.map(({ name: _name, range: _range, ...c }, i) => {
+      const framing = body.clips[i]!.framing;
+      return aspect !== 'source' && framing ? { ...c, framing: { x: framing.x, y: framing.y } } : c;
+    });
     return this.submit(user, {
       kind: 'compilation',
-      spec: { clips: clips.map(({ name: _name, range: _range, ...c }) => c), height: body.height ?? RENDER_DEFAULT_HEIGHT },
+      spec: { clips: framed, height: body.height ?? RENDER_DEFAULT_HEIGHT, ...(aspect !== 'source' ? { aspect } : {}) },
       watermark: body.watermark ?? RENDER_WATERMARK_DEFAULT,
       ranges,
       filename: sanitiseFilename(body.filename, fallback, 'mp4'),
@@ -168,7 +188,16 @@ export class RenderService {
   ): Promise<{ status: 200 | 202; answer: RenderAnswer }> {
     const duration = renderSeconds(r.ranges);
     const requestKey = createHash('sha256')
-      .update(JSON.stringify([r.kind, r.spec.height, r.watermark, r.spec.clips.map((c) => [c.mediaId, c.start, c.end])]))
+      .update(
+        JSON.stringify([
+          r.kind,
+          r.spec.height,
+          r.watermark,
+          r.spec.clips.map((c) => [c.mediaId, c.start, c.end, ...(c.framing ? [c.framing.x, c.framing.y] : [])]),
+          // Absent for the source's shape, so the key of such a request is what it always was.
+          ...(r.spec.aspect ? [r.spec.aspect] : []),
+        ]),
+      )
       .digest('hex');
     // The figure the app showed for the choice (contract renderCredits), nothing else.
     const cost = r.watermark ? 0 : renderCredits(r.ranges);
@@ -273,6 +302,24 @@ export class RenderService {
   }
 
   /**
+   * Issue 39: each clip's crop path when the aspect crops: where the user fixed it, else following
+   * the subject ingest found (framing.ts), with times from the clip's start.
+   */
+  private async framed(spec: RenderSpec, sources: RenderSource[]): Promise<RenderSource[]> {
+    const aspect = spec.aspect ?? RENDER_ASPECT_DEFAULT;
+    if (aspect === 'source') return sources;
+    return Promise.all(
+      sources.map(async (s, i) => {
+        const c = spec.clips[i]!;
+        if (c.framing) return { ...s, framing: { ...windowSize(aspect, s.width, s.height), points: [{ t: 0, ...c.framing }] } };
+        const auto = await this.d.framing.path({ id: c.mediaId, width: s.width, height: s.height }, s.start, s.end, aspect);
+        const points = capPoints(auto.points, FRAMING_MAX_POINTS).map((p) => ({ ...p, t: Math.max(0, p.t - s.start) }));
+        return { ...s, framing: { width: auto.width, height: auto.height, points } };
+      }),
+    );
+  }
+
+  /**
    * A playlist of the rendition's segments that hold [start, end), in the work folder: local paths,
    * or signed URLs in the S3 store.
    */
@@ -312,7 +359,8 @@ export class RenderService {
       this.d.log.info({ renderId, kind: row.kind }, 'render started');
       await holdAt('render:started', renderId, { renderId });
       const spec = row.spec;
-      const sources = await this.sources(spec.clips, renderId);
+      const aspect = spec.aspect ?? RENDER_ASPECT_DEFAULT;
+      const sources = await this.framed(spec, await this.sources(spec.clips, renderId));
       let last = 0;
       let writing = Promise.resolve();
       const onProgress = (f: number) => {
@@ -323,7 +371,7 @@ export class RenderService {
         );
       };
       if (row.kind === 'gif') await this.d.renderer.gif(sources[0]!, out, { watermark: row.watermark, onProgress });
-      else await this.d.renderer.compilation(sources, out, { height: spec.height, watermark: row.watermark, onProgress });
+      else await this.d.renderer.compilation(sources, out, { height: spec.height, aspect, watermark: row.watermark, onProgress });
       await writing;
       const key = blobKeys.render(row.user_id, renderId, ext);
       await this.d.blobs.put(key, fs.createReadStream(out), row.kind === 'gif' ? 'image/gif' : 'video/mp4');
