@@ -143,7 +143,9 @@ function timestampMode(clips: RenderClip[]): string[] {
 /**
  * One MP4 of the clips in order: each scaled to `height` (even width from the first clip's aspect),
  * letter/pillar-boxed onto that canvas at one frame rate, audio 48 kHz stereo AAC (silence for a
- * clip without audio), H.264 yuv420p, `+faststart`, optionally the watermark burnt in.
+ * clip without audio), H.264 yuv420p, `+faststart`, optionally the watermark burnt in. With a
+ * cropped `aspect` (issue 39) the canvas is that shape, its short side `height`, and each clip is
+ * cropped along its `framing` path (cropFilter) and scaled to it.
  *
  * Picture and sound are rendered by two ffmpeg processes at once and then muxed without
  * re-encoding: ffmpeg 5 filters and encodes audio on the same thread that feeds x264, and AAC
