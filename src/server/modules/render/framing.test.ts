@@ -155,3 +155,20 @@ describe('capping the points', () => {
     expect(capped[capped.length - 1]).toEqual(a.points[a.points.length - 1]);
   });
 });
+
+describe('after the last keyframe', () => {
+  it('takes the subject to keep going as it went, so it stays in the window to the shot’s end', () => {
+    // keyframes at 0, 2, 4, 6 of an 8 s shot; the subject still walks after 6
+    const walk = (t: number) => 0.1 + 0.09 * t;
+    const input = wide((t) => [person(walk(t) - 0.03, walk(t) + 0.03)], { end: 8, shots: [{ idx: 0, start: 0, end: 8 }] }, 2);
+    input.keyframes = input.keyframes.filter((k) => k.t <= 6);
+    const a = framingPath(input);
+    expect(Math.abs(at(a.points, 8) - Math.min(walk(8), 1 - a.width / 2))).toBeLessThan(a.width / 2 - 0.03);
+  });
+
+  it('but a subject standing still is not pushed anywhere', () => {
+    const input = wide(() => [person(0.2, 0.3)], {}, 2);
+    const a = framingPath(input);
+    expect(at(a.points, 10)).toBeCloseTo(0.25, 3);
+  });
+});

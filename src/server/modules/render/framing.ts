@@ -46,6 +46,11 @@ export const DEAD_ZONE = 0.25;
 export const MAX_SPEED = 0.35;
 /** Starts and stops of a move are eased over about this long (a moving average of the path). */
 export const EASE_SECONDS = 0.6;
+/**
+ * Past a shot's last keyframe the subject is taken to keep going as it went between the last two
+ * (ingest takes a keyframe at least every 2 s), for at most this long.
+ */
+export const EXTRAPOLATE_SECONDS = 2;
 /** Detections below these scores are not followed. */
 export const MIN_PERSON_SCORE = 0.3;
 export const MIN_OBJECT_SCORE = 0.4;
@@ -149,7 +154,13 @@ function shotPath(frames: Array<{ t: number; v: number }>, from: number, to: num
   const lo = window / 2;
   const hi = 1 - window / 2;
   if (!frames.length || hi - lo < 1e-6) return [{ t: from, v: 0.5 }, ...(to > from ? [{ t: to, v: 0.5 }] : [])];
-  const subject = frames.map((f) => ({ t: f.t, v: clamp(f.v, lo, hi) }));
+  const known = [...frames];
+  const [before, last] = known.slice(-2);
+  if (before && last && to > last.t && last.t - before.t <= 1.5 * EXTRAPOLATE_SECONDS) {
+    const t = Math.min(to, last.t + EXTRAPOLATE_SECONDS);
+    known.push({ t, v: last.v + ((last.v - before.v) * (t - last.t)) / (last.t - before.t) });
+  }
+  const subject = known.map((f) => ({ t: f.t, v: clamp(f.v, lo, hi) }));
   // Dead zone: the window rests until the subject leaves its middle part, then re-centres on it
   // between the two keyframes (the subject moves between them, so does the window).
   let rest = subject[0]!.v;
