@@ -21,6 +21,8 @@ let stranger: { token: string; userId: string };
 let lib: { _id: string; rootFolderId: string };
 let moving: Media;
 let still: Media;
+/** A phone video: stored 1280x720 with a display rotation, shown 720x1280, the person walking down. */
+let phone: Media;
 /** The answer of the framing route while `still` was still being processed. */
 let early: { status: number; message?: string };
 
@@ -50,6 +52,22 @@ function makeStill(file: string) {
     'drawbox=x=0:y=0:w=32:h=720:color=0x00FF00:t=fill,drawbox=x=620:y=0:w=40:h=720:color=white:t=fill,format=yuv420p',
     ...['-c:v', 'libx264', '-preset', 'ultrafast', file],
   ]);
+}
+
+/**
+ * The subject upright in a 720x1280 picture (a green bar across its top), moving down from y=40 to
+ * 1040; stored turned a quarter clockwise with a display rotation that turns it back (as phones do).
+ */
+function makePhone(file: string) {
+  const stored = `${file}.stored.mp4`;
+  execFileSync('ffmpeg', [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0xFF00FF:s=720x1280:r=25:d=8', '-loop', '1', '-i', PHOTO],
+    '-filter_complex',
+    `[1:v]${PHOTO_CROP},setsar=1[p];[0:v]drawbox=x=0:y=0:w=720:h=32:color=0x00FF00:t=fill[bg];` +
+      `[bg][p]overlay=x=290:y='40+1000*t/8':shortest=1,transpose=1,format=yuv420p`,
+    ...['-t', '8', '-c:v', 'libx264', '-preset', 'ultrafast', stored],
+  ]);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', stored, '-c', 'copy', '-metadata:s:v', 'rotate=90', file]);
 }
 
 async function upload(name: string, file: string) {
@@ -110,6 +128,8 @@ function sampled(file: string, w: number, h: number) {
         if (g > 190 && r < 90 && b < 90) {
           green++;
           greenRight = Math.max(greenRight, x);
+        } else if (Math.abs(r - b) < 40 && Math.abs(r + g - 255) < 60) {
+          // where the green bar meets the magenta, scaling blends the two (r = b, r + g = 255): neither is the photo
         } else if (r > 220 && g > 220 && b > 220) {
           white++;
           whiteFrom = Math.min(whiteFrom, x);
@@ -139,14 +159,18 @@ beforeAll(async () => {
   const stillFile = path.join(dir, 'still.mp4');
   makeMoving(movingFile);
   makeStill(stillFile);
+  const phoneFile = path.join(dir, 'phone.mp4');
+  makePhone(phoneFile);
   const m = await upload('moving.mp4', movingFile);
   const s = await upload('still.mp4', stillFile);
+  const p = await upload('phone.mp4', phoneFile);
   // Asked at once, before ingest could have finished it.
   const r = await t.api<FramingAnswer>('GET', `${API.mediaFraming(lib._id, s._id)}?aspect=9:16&start=0&end=2`, { token: owner.token });
   early = { status: r.status, message: r.body.error?.message };
   moving = await waitForStatus(t, owner.token, lib._id, m._id, ['completed', 'errored', 'invalid'], 240_000);
   still = await waitForStatus(t, owner.token, lib._id, s._id, ['completed', 'errored', 'invalid'], 240_000);
-  expect([moving.status, still.status]).toEqual(['completed', 'completed']);
+  phone = await waitForStatus(t, owner.token, lib._id, p._id, ['completed', 'errored', 'invalid'], 240_000);
+  expect([moving.status, still.status, phone.status]).toEqual(['completed', 'completed', 'completed']);
 }, 400_000);
 afterAll(async () => {
   await t?.close();
@@ -266,6 +290,29 @@ describe('rendering a cropped aspect', () => {
       expect(f.green).toBe(0);
       expect(f.photo).toBeGreaterThan(1000);
     }
+  }, 180_000);
+
+  it('a phone video into 16:9 follows the person down the upright picture', async () => {
+    const a = (await framing(phone, 'aspect=16:9&start=0&end=8')).body.data!;
+    expect(a).toMatchObject({ width: 1, subject: true });
+    expect(a.height).toBeCloseTo(9 / 16 / (16 / 9), 3);
+    expect(a.points[a.points.length - 1]!.y - a.points[0]!.y).toBeGreaterThan(0.4);
+    const { file } = await render({ clips: [clip(phone, 0, 8)], aspect: '16:9', height: 720, watermark: false });
+    expect(size(file)).toEqual({ width: 1280, height: 720 });
+    const frames = sampled(file, 320, 180);
+    // the window is 405 px of the 1280 px high picture, shown 180 high
+    const scale = 180 / (1280 * (9 / 16 / (16 / 9)));
+    const whole = PHOTO_W * scale * PHOTO_H * scale;
+    for (const f of frames) {
+      const [x1, y1, x2, y2] = f.box;
+      const inside = (x1 + x2) / 2 > 0 && (x1 + x2) / 2 < 320 && (y1 + y2) / 2 > 0 && (y1 + y2) / 2 < 180;
+      expect({ t: f.t, inside, visible: f.photo / whole > 0.6, box: f.box }).toEqual({ t: f.t, inside: true, visible: true, box: f.box });
+      // upright: the photo is taller than wide, as in the picture shown
+      expect(y2 - y1).toBeGreaterThan(x2 - x1);
+    }
+    // the bar across the top is seen at the start only
+    expect(frames[0]!.green).toBeGreaterThan(0);
+    expect(frames[frames.length - 1]!.green).toBe(0);
   }, 180_000);
 
   it('a media where nothing is found is cropped in the middle', async () => {
