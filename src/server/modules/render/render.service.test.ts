@@ -64,3 +64,42 @@ describe('shutting down', () => {
     expect(reads).toBe(after);
   });
 });
+
+describe('aspect and framing (issue 39)', () => {
+  /** The spec and request key each body is queued with (the first request's; nothing renders). */
+  async function queued(body: Parameters<RenderService['compilation']>[1]) {
+    let made: { spec: unknown; request_key: string } | undefined;
+    const row = { id: 'r1', status: 'queued', progress: 0, duration: 5, cost: 0, blob_key: null } as unknown as RenderRow;
+    const deps = {
+      media: { owned: async () => LONG, byId: async () => LONG },
+      queue: { send: async () => undefined },
+      renders: {
+        findByKey: async () => undefined,
+        findOrCreate: async (r: { spec: unknown; request_key: string }) => ((made = r), { row, queue: true }),
+        byId: async () => row,
+      },
+      credits: { balance: async () => 0 },
+      waitMs: 0,
+    } as unknown as RenderDeps;
+    await new RenderService(deps).compilation(user, body);
+    return { spec: made!.spec, request_key: made!.request_key };
+  }
+  const clip = { libraryId: 'l1', mediaId: 'm1', start: 0, end: 5 };
+
+  it('keeps a plain request as it was: no aspect in its spec, the same key as before the option existed', async () => {
+    const plain = await queued({ clips: [clip] });
+    expect(plain.spec).toEqual({ clips: [{ mediaId: 'm1', libraryId: 'l1', start: 0, end: 5 }], height: 720 });
+    // a clip's framing means nothing without a cropped aspect
+    expect(await queued({ clips: [{ ...clip, framing: { x: 0, y: 0.5 } }], aspect: 'source' })).toEqual(plain);
+  });
+
+  it('puts the aspect and each clip’s fixed framing in the spec and the request key', async () => {
+    const plain = await queued({ clips: [clip] });
+    const vertical = await queued({ clips: [clip], aspect: '9:16' });
+    const fixed = await queued({ clips: [{ ...clip, framing: { x: 0, y: 0.5 } }], aspect: '9:16' });
+    const square = await queued({ clips: [clip], aspect: '1:1' });
+    expect(vertical.spec).toMatchObject({ aspect: '9:16' });
+    expect(fixed.spec).toMatchObject({ aspect: '9:16', clips: [{ framing: { x: 0, y: 0.5 } }] });
+    expect(new Set([plain, vertical, fixed, square].map((r) => r.request_key)).size).toBe(4);
+  });
+});
