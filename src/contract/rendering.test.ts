@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitiseFilename, srtTime, toSrt } from './rendering';
+import { exportFileNames, sanitiseFilename, srtTime, toSrt } from './rendering';
 
 describe('srt', () => {
   it('writes HH:MM:SS,mmm time codes', () => {
@@ -34,5 +34,25 @@ describe('sanitiseFilename', () => {
     expect(sanitiseFilename('../a/b"c\n.MP4', 'x', 'mp4')).toBe('_a_b_c_.mp4');
     expect(sanitiseFilename('  ', 'Library_clip', 'gif')).toBe('Library_clip.gif');
     expect(sanitiseFilename(undefined, 'talk', 'srt')).toBe('talk.srt');
+  });
+});
+
+describe('exportFileNames', () => {
+  it('names each original once, as the originals download saves it, unique across the export', () => {
+    const names = exportFileNames([
+      { mediaId: 'a', filename: 'talk.mp4' },
+      { mediaId: 'b', filename: 'Talk.MP4' },
+      { mediaId: 'a', filename: 'talk.mp4' },
+      { mediaId: 'c', filename: 'x/y"z.webm' },
+      { mediaId: 'd', filename: 'talk.mp4' },
+      { mediaId: 'e', filename: 'noext' },
+    ]);
+    expect([...names.entries()]).toEqual([
+      ['a', 'talk.mp4'],
+      ['b', 'Talk (2).MP4'],
+      ['c', 'x_y_z.webm'],
+      ['d', 'talk (3).mp4'],
+      ['e', 'noext'],
+    ]);
   });
 });

@@ -69,6 +69,32 @@ export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = {
   otio: 'OpenTimelineIO',
 };
 export const EXPORT_FORMAT_EXTENSIONS: Record<ExportFormat, string> = { mlt: 'mlt', fcpxml: 'fcpxml', edl: 'edl', otio: 'otio' };
+/**
+ * The names an export gives the originals it references, as the originals download saves them
+ * (API.mediaOriginal's `filename`: no path separators, quotes or line breaks), unique across the
+ * export: a second `a.mp4` of another media is `a (2).mp4`. The app downloads each original under
+ * the name this gives, so the project finds it beside itself.
+ */
+export function exportFileNames(media: ReadonlyArray<{ mediaId: string; filename: string }>): Map<string, string> {
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const m of media) {
+    if (names.has(m.mediaId)) continue;
+    // Room for the suffix within the route's 200 characters.
+    const clean =
+      m.filename
+        .trim()
+        .replace(/[/\\\r\n"]/g, '_')
+        .slice(0, 190) || 'media';
+    const dot = clean.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [clean.slice(0, dot), clean.slice(dot)] : [clean, ''];
+    let name = clean;
+    for (let i = 2; taken.has(name.toLowerCase()); i++) name = `${stem} (${i})${ext}`;
+    taken.add(name.toLowerCase());
+    names.set(m.mediaId, name);
+  }
+  return names;
+}
 export const SUBTITLE_FORMATS = ['srt', 'vtt'] as const;
 export type SubtitleFormat = (typeof SUBTITLE_FORMATS)[number];
 /** How long a POST waits for its render before answering 202 with a render id to poll. */
