@@ -21,6 +21,7 @@ export const TEST_PACKAGES = [
   ['espeak-ng', 'espeak-ng', 'test speech'],
   ['/usr/share/darknet/data/dog.jpg', 'darknet', 'test photos'],
   ['/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf', 'fonts-dejavu-core', 'test captions'],
+  ['melt', 'melt', 'rendering exported MLT projects as Kdenlive and Shotcut do'],
 ];
 
 /** Whether `cmd` is on PATH. */

@@ -4,6 +4,8 @@ import type { AccountService } from '../accounts/account.service';
 import type { librariesModule } from '../libraries/libraries.module';
 import type { ServerModule } from '../module';
 import type { IngestBilling } from '../ports';
+import { ExportService } from './export.service';
+import { exportRoutes } from './export.routes';
 import { FramingRepository } from './framing.repository';
 import { FramingService } from './framing.service';
 import { renderExpiryJob, renderJob } from './render.job';
@@ -11,7 +13,7 @@ import { RenderRepository } from './render.repository';
 import { renderRoutes } from './render.routes';
 import { RENDER_JOB, RenderService } from './render.service';
 
-/** Rendering: MP4 compilations and GIFs of moments, charged when made, kept for a while. */
+/** Rendering: MP4 compilations and GIFs of moments, charged when made, kept for a while; editor exports of them. */
 export function renderModule(p: Platform, lib: ReturnType<typeof librariesModule>, credits: IngestBilling) {
   const repo = new RenderRepository(p.db);
   const subjects = new FramingRepository(p.db);
@@ -36,12 +38,19 @@ export function renderModule(p: Platform, lib: ReturnType<typeof librariesModule
     log: p.log,
     waitMs: p.config.renderWaitMs,
   });
+  const exports = new ExportService({
+    checkClip: (user, c) => renders.checkedClip(user, c, 'compilation'),
+    media: { byId: (id) => lib.media.byId(id) },
+  });
   return {
     renders,
     /** Renders being made, whose charges are on their way (for the billing info). */
     pending: repo,
     module: (accounts: AccountService): ServerModule => ({
-      routes: (app) => renderRoutes(app, accounts, renders, framing),
+      routes: (app) => {
+        renderRoutes(app, accounts, renders, framing);
+        exportRoutes(app, accounts, exports);
+      },
       jobs: [renderJob(renders, p.config.renderWorkers), renderExpiryJob(renders)],
       resumableQueues: [RENDER_JOB],
     }),

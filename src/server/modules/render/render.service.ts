@@ -129,7 +129,8 @@ export class RenderService {
     return this.d.now?.() ?? new Date();
   }
 
-  private async checkedClip(user: UserRow, c: { libraryId: string; mediaId: string; start: number; end: number }, kind: RenderRow['kind']) {
+  /** A clip of a request checked (ownership, state, range; no image): also what an editor export checks. */
+  async checkedClip(user: UserRow, c: { libraryId: string; mediaId: string; start: number; end: number }, kind: RenderRow['kind']) {
     const m = await this.d.media.owned(user.id, c.libraryId, c.mediaId);
     if (m.kind === 'image') throw badRequest(kind === 'gif' ? MSG_RENDER.imageGif : MSG_RENDER.mergeImages);
     if (m.status !== 'completed' || m.duration === null) throw new AppError('conflict', MSG_RENDER.mediaNotReady);
