@@ -8,6 +8,7 @@ import { makeCounterVideo } from '../fixtures/counterVideo';
 import { readEdl, readFcpxml, readMlt, readOtio, timecodeFrames } from '../fixtures/editorFormats';
 import { makeSolidImage } from '../fixtures/makeMedia';
 import { startTestServer } from './support/harness';
+import { startS3 } from './support/s3';
 import { defaultLibrary, uploadFile, verifiedUser, waitForStatus } from './support/upload';
 
 /**
@@ -129,13 +130,11 @@ async function renderMerge(clips: CompilationExportBody['clips']) {
 }
 
 /** Downloads an original through API.mediaOriginal into `into` under the name it is served with. */
-async function downloadOriginal(m: Media, into: string, filename?: string) {
-  const r = await t.api<{ url: string }>(
+async function downloadOriginal(m: Media, into: string, filename?: string, server = t, token = owner.token, libraryId = lib._id) {
+  const r = await server.api<{ url: string }>(
     'GET',
-    `${API.mediaOriginal(lib._id, m._id)}${filename ? `?filename=${encodeURIComponent(filename)}` : ''}`,
-    {
-      token: owner.token,
-    },
+    `${API.mediaOriginal(libraryId, m._id)}${filename ? `?filename=${encodeURIComponent(filename)}` : ''}`,
+    { token },
   );
   expect(r.status).toBe(200);
   const res = await fetch(r.body.data!.url);
@@ -298,4 +297,26 @@ describe('requests', () => {
     const bad = await exportFile({ clips: [clip(counterA, 1, 2)], format: 'aaf' as ExportFormat });
     expect(bad.status).toBe(400);
   });
+});
+
+describe('originals on the S3 blob store', () => {
+  it('serves a WebM original signed, as an attachment under its exact name (not ASCII)', async () => {
+    const s3 = await startS3();
+    const t2 = await startTestServer({ ...s3.env });
+    try {
+      const user = await verifiedUser(t2, 's3originals');
+      const library = await defaultLibrary(t2, user.token);
+      const file = path.join(dir, 'clip.webm');
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=s=160x120:r=25:d=1', '-c:v', 'libvpx', file]);
+      const fin = await uploadFile(t2, user.token, library._id, library.rootFolderId, 'Été « clip ».webm', fs.readFileSync(file));
+      expect(fin.status).toBe(200);
+      const into = fs.mkdtempSync(path.join(dir, 's3-'));
+      const got = await downloadOriginal(fin.body.data!, into, undefined, t2, user.token, library._id);
+      expect(got.name).toBe('Été « clip ».webm');
+      expect(fs.readFileSync(path.join(into, got.name)).equals(fs.readFileSync(file))).toBe(true);
+    } finally {
+      await t2.close();
+      await s3.close();
+    }
+  }, 120_000);
 });
