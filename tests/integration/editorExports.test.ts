@@ -299,6 +299,23 @@ describe('requests', () => {
   });
 });
 
+describe('originals', () => {
+  it('serves each kind of video original as an attachment under its name, with its type', async () => {
+    const into = fs.mkdtempSync(path.join(dir, 'kinds-'));
+    for (const [name, codec, type] of [
+      ['old clip.avi', 'mpeg4', 'video/x-msvideo'],
+      ['dvd.mpg', 'mpeg2video', 'video/mpeg'],
+      ['phone.3gp', 'h263', 'video/3gpp'],
+    ] as const) {
+      const file = path.join(dir, name);
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=s=176x144:r=25:d=1', '-c:v', codec, file]);
+      const fin = await uploadFile(t, owner.token, lib._id, lib.rootFolderId, name, fs.readFileSync(file));
+      expect(fin.status).toBe(200);
+      expect(await downloadOriginal(fin.body.data!, into)).toEqual({ name, type });
+    }
+  });
+});
+
 describe('originals on the S3 blob store', () => {
   it('serves a WebM original signed, as an attachment under its exact name (not ASCII)', async () => {
     const s3 = await startS3();
