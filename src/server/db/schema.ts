@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { StoredProbe } from '../adapters/media/ffprobe';
-import type { RenderAspect } from '../../contract';
+import type { CaptionsOption, RenderAspect } from '../../contract';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -317,6 +317,8 @@ export interface RenderSpec {
   height: number;
   /** Issue 39: the picture's shape; absent is 'source' (renders made before it). */
   aspect?: RenderAspect;
+  /** Issue 39: captions burned in (a style) and/or as a soft subtitle track; absent, none. */
+  captions?: CaptionsOption;
 }
 
 export interface RendersTable {

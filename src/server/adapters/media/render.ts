@@ -2,10 +2,12 @@ import { BACKGROUND, spawnTool } from '../process/tools';
 import fs from 'node:fs';
 import { GIF_MAX_FPS, GIF_MAX_WIDTH, RENDER_ASPECT_RATIO, type RenderAspect } from '../../../contract';
 import { tools } from './ffprobe';
-import type { RenderSource } from '../../modules/render/render.service';
+import type { RenderCaptions, RenderSource } from '../../modules/render/render.service';
 
 /** The font of the burnt-in watermark (Debian fonts-dejavu-core). */
 export const WATERMARK_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+/** Where libass finds the captions' DejaVu fonts (fonts-dejavu-core). */
+export const CAPTION_FONTS_DIR = '/usr/share/fonts/truetype/dejavu';
 export const WATERMARK_TEXT = 'Clipseek';
 /**
  * x264 preset of compilations. Measured on 2 cores (ARCHITECTURE.md, tests/bench/render.bench.ts):
@@ -109,6 +111,9 @@ function cropFilter(f: NonNullable<RenderClip['framing']>, frame: number) {
 }
 const num4 = (n: number) => String(Math.round(n * 1e4) / 1e4);
 
+/** A path as the value of a filter's option in a filter graph (escaped for the option, then for the graph). */
+const filterPath = (p: string) => p.replace(/[\\':]/g, '\\$&').replace(/[\\'[\],;]/g, '\\$&');
+
 /** Half a millisecond and a bit: ranges arrive rounded to the millisecond, frame times are not. */
 const EPSILON = 0.001;
 
@@ -155,7 +160,14 @@ function timestampMode(clips: RenderClip[]): string[] {
 export async function renderCompilation(
   clips: RenderClip[],
   outFile: string,
-  o: { height: number; aspect?: RenderAspect; watermark: boolean; preset?: string; onProgress?: (f: number) => void },
+  o: {
+    height: number;
+    aspect?: RenderAspect;
+    watermark: boolean;
+    preset?: string;
+    onProgress?: (f: number) => void;
+    captions?: RenderCaptions;
+  },
 ) {
   const first = clips[0]!;
   // A cropped aspect's short side is the requested height (9:16 at 720: 720x1280); 'source' is the first clip's shape.
@@ -182,7 +194,13 @@ export async function renderCompilation(
     video.push(`[${i}:v:0]${cutFilter(c)},${fit},setsar=1,fps=${rate}:round=up,format=yuv420p,trim=duration=${d}[v${i}]`);
   });
   video.push(`${clips.map((_, i) => `[v${i}]`).join('')}concat=n=${clips.length}:v=1:a=0[vc]`);
-  video.push(o.watermark ? `[vc]${watermarkFilter(Math.min(W, H))}[vo]` : `[vc]null[vo]`);
+  // Issue 39: captions burned into the joined picture (so none crosses a cut by more than its cue), under the mark.
+  const assFile = `${outFile}.captions.ass`;
+  const srtFile = `${outFile}.captions.srt`;
+  if (o.captions?.ass) fs.writeFileSync(assFile, o.captions.ass(W, H));
+  if (o.captions?.srt) fs.writeFileSync(srtFile, o.captions.srt);
+  const burn = o.captions?.ass ? `ass=filename=${filterPath(assFile)}:fontsdir=${filterPath(CAPTION_FONTS_DIR)},` : '';
+  video.push(o.watermark ? `[vc]${burn}${watermarkFilter(Math.min(W, H))}[vo]` : `[vc]${burn}null[vo]`);
 
   // Only clips with sound are read for the audio; the others are silence of their length.
   const withSound = clips.filter((c) => c.hasAudio);
@@ -228,13 +246,19 @@ export async function renderCompilation(
           signal,
         ),
     ]);
+    // Issue 39: soft captions as an MP4 timed-text (mov_text) track; the transcript's language is not known.
+    const soft = !!o.captions?.srt;
     await runFfmpeg(
-      ['-i', videoFile, '-i', audioFile, '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', outFile],
+      [
+        ...['-i', videoFile, '-i', audioFile, ...(soft ? ['-f', 'srt', '-i', srtFile] : [])],
+        ...['-map', '0:v:0', '-map', '1:a:0', ...(soft ? ['-map', '2:s:0'] : [])],
+        ...['-c:v', 'copy', '-c:a', 'copy', ...(soft ? ['-c:s', 'mov_text', '-metadata:s:s:0', 'language=und'] : [])],
+        ...['-movflags', '+faststart', '-f', 'mp4', outFile],
+      ],
       total,
     );
   } finally {
-    fs.rmSync(videoFile, { force: true });
-    fs.rmSync(audioFile, { force: true });
+    for (const f of [videoFile, audioFile, assFile, srtFile]) fs.rmSync(f, { force: true });
   }
   o.onProgress?.(1);
   return { width: W, height: H, fps, bytes: fs.statSync(outFile).size };

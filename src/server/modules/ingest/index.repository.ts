@@ -225,10 +225,11 @@ export class IndexRepository {
       .execute();
   }
 
+  /** A media's segments: the text as it reads now (corrected or not), and the recogniser's word times. */
   transcript(mediaId: string) {
     return this.db
       .selectFrom('transcript_segments')
-      .select(['start', 'end', 'text', 'speaker'])
+      .select(['start', 'end', 'text', 'speaker', 'words'])
       .where('media_id', '=', mediaId)
       .orderBy('start')
       .execute();

@@ -1,12 +1,14 @@
 import {
   API,
   compilationBodySchema,
+  compilationSubtitlesBodySchema,
   framingQuerySchema,
   gifBodySchema,
   mediaParamsSchema,
   renderStatusParamsSchema,
   srtQuerySchema,
 } from '../../../contract';
+import type { FastifyReply } from 'fastify';
 import type { App } from '../../http/types';
 import type { AccountService } from '../accounts/account.service';
 import type { FramingService } from './framing.service';
@@ -19,6 +21,18 @@ import { ok, reply } from '../../http/envelope';
  * contract/schemas/render.ts. The POSTs answer 200 with the download URL when the render finishes
  * within RENDER_WAIT_MS, else 202 with the render id, to be polled at API.renderStatus.
  */
+/** A text file as a download (Content-Disposition: attachment, the name ASCII-safe and in UTF-8). */
+function attachment(res: FastifyReply, type: string, filename: string, text: string) {
+  return res
+    .type(type)
+    .header('cache-control', 'private, no-store')
+    .header(
+      'content-disposition',
+      `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    )
+    .send(text);
+}
+
 export function renderRoutes(app: App, accounts: AccountService, renders: RenderService, framing: FramingService) {
   const auth = { preHandler: requireAuth(accounts) };
   const user = (req: Parameters<typeof sessionOf>[0]) => sessionOf(req).user;
@@ -49,14 +63,13 @@ export function renderRoutes(app: App, accounts: AccountService, renders: Render
     { ...auth, schema: { params: mediaParamsSchema, querystring: srtQuerySchema } },
     async (req, res) => {
       const srt = await renders.srt(user(req), req.params.libraryId, req.params.mediaId, req.query);
-      return res
-        .type('application/x-subrip; charset=utf-8')
-        .header('cache-control', 'private, no-store')
-        .header(
-          'content-disposition',
-          `attachment; filename="${srt.filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(srt.filename)}`,
-        )
-        .send(srt.text);
+      return attachment(res, 'application/x-subrip; charset=utf-8', srt.filename, srt.text);
     },
   );
+  // Issue 39: the compilation's captions as a file, checked as the compilation is.
+  app.post(API.renderSubtitles, { ...auth, schema: { body: compilationSubtitlesBodySchema } }, async (req, res) => {
+    const subs = await renders.subtitles(user(req), req.body);
+    const type = subs.format === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/x-subrip; charset=utf-8';
+    return attachment(res, type, subs.filename, subs.text);
+  });
 }

@@ -19,7 +19,10 @@ import {
   renderSeconds,
   renderTime,
   type RenderRange,
+  type CaptionsOption,
   type CompilationBody,
+  type CompilationClip,
+  type CompilationSubtitlesBody,
   type GifBody,
   type RenderAnswer,
   type RenderAspect,
@@ -37,6 +40,7 @@ import { parsePlaylist, segmentsCovering, writePlaylist } from '../delivery/hlsP
 import { blobKeys } from '../storage/blobKeys';
 import { capPoints, windowSize } from './framing';
 import type { FramingService } from './framing.service';
+import { compilationCues, cuesToAss, cuesToSrt, cuesToVtt, type CaptionSegment, type Cue } from './captions';
 
 export const RENDER_JOB = 'media.render';
 /** Outputs are kept this long, then the expiry job removes them (an identical request reuses them until then). */
@@ -76,12 +80,21 @@ export interface RenderSource {
   framing?: { width: number; height: number; points: Array<{ t: number; x: number; y: number }> };
 }
 
+/**
+ * Captions handed to the renderer (issue 39): `ass`, the burned-in captions for the output's size
+ * (known once the renderer has chosen it); `srt`, the soft subtitle track.
+ */
+export interface RenderCaptions {
+  ass?: (width: number, height: number) => string;
+  srt?: string;
+}
+
 /** The renderer (ffmpeg in adapters/media/render.ts): the service never runs tools itself. */
 export interface Renderer {
   compilation(
     clips: RenderSource[],
     outFile: string,
-    o: { height: number; aspect: RenderAspect; watermark: boolean; onProgress(f: number): void },
+    o: { height: number; aspect: RenderAspect; watermark: boolean; onProgress(f: number): void; captions?: RenderCaptions },
   ): Promise<unknown>;
   gif(clip: RenderSource, outFile: string, o: { watermark: boolean; onProgress(f: number): void }): Promise<unknown>;
   /** The tool's own diagnostics of a failure (logged, never shown), or null for other errors. */
@@ -95,7 +108,8 @@ export interface RenderDeps {
     owned(userId: string, libraryId: string, mediaId: string): Promise<MediaRow>;
     byId(id: string): Promise<MediaRow | undefined>;
   };
-  transcript(mediaId: string): Promise<Array<{ start: number; end: number; text: string }>>;
+  /** A media's transcript segments (the corrected text) with the recogniser's word times. */
+  transcript(mediaId: string): Promise<CaptionSegment[]>;
   /** The automatic crop path of a range (issue 39). */
   framing: Pick<FramingService, 'path'>;
   blobs: BlobStore;
@@ -143,14 +157,21 @@ export class RenderService {
     return { mediaId: m.id, libraryId: m.library_id, start, end: Math.min(end, m.duration), name: m.name, range };
   }
 
-  /** POST /rendering/compilation/v2. */
-  async compilation(user: UserRow, body: CompilationBody) {
+  /** A compilation's clips, each checked (ownership, state, range), and its limits. */
+  private async checkedClips(user: UserRow, body: { clips: CompilationClip[] }) {
     if (body.clips.length > RENDER_MAX_CLIPS) throw badRequest(MSG_RENDER.tooManyClips);
     const clips = [];
     for (const c of body.clips) clips.push(await this.checkedClip(user, c, 'compilation'));
     const ranges = clips.map((c) => c.range);
     if (renderSeconds(ranges) > RENDER_MAX_SECONDS + 1e-6) throw badRequest(MSG_RENDER.tooLong);
     const fallback = clips.length === 1 ? clips[0]!.name.replace(/\.[^.]+$/, '') : 'clipseek-compilation';
+    return { clips, ranges, fallback };
+  }
+
+  /** POST /rendering/compilation/v2. */
+  async compilation(user: UserRow, body: CompilationBody) {
+    const { clips, ranges, fallback } = await this.checkedClips(user, body);
+    const captions = captionsOf(body.captions);
     const aspect = body.aspect ?? RENDER_ASPECT_DEFAULT;
     // A clip's fixed framing matters only when the aspect crops (and only then is it part of the request).
     const framed = clips.map(({ name: _name, range: _range, ...c }, i) => {
@@ -159,7 +180,12 @@ export class RenderService {
     });
     return this.submit(user, {
       kind: 'compilation',
-      spec: { clips: framed, height: body.height ?? RENDER_DEFAULT_HEIGHT, ...(aspect !== 'source' ? { aspect } : {}) },
+      spec: {
+        clips: framed,
+        height: body.height ?? RENDER_DEFAULT_HEIGHT,
+        ...(aspect !== 'source' ? { aspect } : {}),
+        ...(captions && { captions }),
+      },
       watermark: body.watermark ?? RENDER_WATERMARK_DEFAULT,
       ranges,
       filename: sanitiseFilename(body.filename, fallback, 'mp4'),
@@ -197,6 +223,8 @@ export class RenderService {
           r.spec.clips.map((c) => [c.mediaId, c.start, c.end, ...(c.framing ? [c.framing.x, c.framing.y] : [])]),
           // Absent for the source's shape, so the key of such a request is what it always was.
           ...(r.spec.aspect ? [r.spec.aspect] : []),
+          // Issue 39: other captions are another render (none keeps the key renders had before).
+          ...(r.spec.captions ? [{ captions: r.spec.captions }] : []),
         ]),
       )
       .digest('hex');
@@ -372,7 +400,14 @@ export class RenderService {
         );
       };
       if (row.kind === 'gif') await this.d.renderer.gif(sources[0]!, out, { watermark: row.watermark, onProgress });
-      else await this.d.renderer.compilation(sources, out, { height: spec.height, aspect, watermark: row.watermark, onProgress });
+      else
+        await this.d.renderer.compilation(sources, out, {
+          height: spec.height,
+          aspect,
+          watermark: row.watermark,
+          onProgress,
+          captions: spec.captions && (await this.renderCaptions(spec.clips, spec.captions)),
+        });
       await writing;
       const key = blobKeys.render(row.user_id, renderId, ext);
       await this.d.blobs.put(key, fs.createReadStream(out), row.kind === 'gif' ? 'image/gif' : 'video/mp4');
@@ -393,6 +428,40 @@ export class RenderService {
       fs.rmSync(out, { force: true });
       row.spec.clips.forEach((_, i) => fs.rmSync(path.join(this.d.workDir, `render-${renderId}-${i}.m3u8`), { force: true }));
     }
+  }
+
+  /** The cues of a compilation's clips from their media's transcripts (each read once). */
+  private async cues(clips: ReadonlyArray<{ mediaId: string; start: number; end: number }>): Promise<Cue[]> {
+    const transcripts = new Map<string, Promise<CaptionSegment[]>>();
+    const read = (id: string) => transcripts.get(id) ?? transcripts.set(id, this.d.transcript(id)).get(id)!;
+    const segments = await Promise.all(clips.map((c) => read(c.mediaId)));
+    return compilationCues(clips.map((c, i) => ({ start: c.start, end: c.end, segments: segments[i]! })));
+  }
+
+  /** What the renderer burns and muxes; nothing when nothing is said in the clips (the render goes on without). */
+  private async renderCaptions(clips: RenderSpec['clips'], o: CaptionsOption): Promise<RenderCaptions | undefined> {
+    const cues = await this.cues(clips);
+    if (!cues.length) return undefined;
+    const burn = o.burn;
+    return {
+      ...(burn && { ass: (width: number, height: number) => cuesToAss(cues, burn, width, height) }),
+      ...(o.soft && { srt: cuesToSrt(cues) }),
+    };
+  }
+
+  /**
+   * POST /rendering/compilation/subtitles: the compilation's captions as SRT or WebVTT, on its
+   * clock (the clips one after another), checked as the compilation would be.
+   */
+  async subtitles(user: UserRow, body: CompilationSubtitlesBody) {
+    const { clips, fallback } = await this.checkedClips(user, body);
+    const cues = await this.cues(clips);
+    if (!cues.length) throw notFound(MSG_RENDER.noTranscript);
+    return {
+      text: body.format === 'vtt' ? cuesToVtt(cues) : cuesToSrt(cues),
+      format: body.format,
+      filename: sanitiseFilename(body.filename, fallback, body.format),
+    };
   }
 
   /** Cron: removes expired outputs (and failed renders after an hour). */
@@ -418,4 +487,10 @@ export class RenderService {
     if (!text) throw notFound(MSG_RENDER.noTranscript);
     return { text, filename: sanitiseFilename(q.filename, m.name.replace(/\.[^.]+$/, ''), 'srt') };
   }
+}
+
+/** The captions asked for, or undefined when none (neither burned in nor soft). */
+function captionsOf(o: CaptionsOption | undefined): CaptionsOption | undefined {
+  if (!o || (!o.burn && !o.soft)) return undefined;
+  return { ...(o.burn && { burn: o.burn }), ...(o.soft && { soft: true }) };
 }
