@@ -103,3 +103,52 @@ describe('aspect and framing (issue 39)', () => {
     expect(new Set([plain, vertical, fixed, square].map((r) => r.request_key)).size).toBe(4);
   });
 });
+
+describe('captions in the request (issue 39)', () => {
+  /** The request key and spec each compilation request is stored under (nothing renders). */
+  function recorder() {
+    const made: Array<{ key: string; spec: unknown; cost: number }> = [];
+    const row = { id: 'r1', status: 'completed', progress: 1, duration: 5, cost: 0, blob_key: null } as unknown as RenderRow;
+    const deps = {
+      media: { owned: async () => LONG, byId: async () => LONG },
+      queue: { send: async () => undefined },
+      renders: {
+        findByKey: async () => undefined,
+        findOrCreate: async (r: { request_key: string; spec: unknown; cost: number }) => (
+          made.push({ key: r.request_key, spec: r.spec, cost: r.cost }),
+          { row, queue: false }
+        ),
+        byId: async () => row,
+      },
+      credits: { balance: async () => 1000 },
+      waitMs: 0,
+    } as unknown as RenderDeps;
+    return { svc: new RenderService(deps), made };
+  }
+  const clips = [{ libraryId: 'l1', mediaId: 'm1', start: 0, end: 5 }];
+
+  it('makes other captions another render, and no captions (or none asked for) the render it was', async () => {
+    const { svc, made } = recorder();
+    await svc.compilation(user, { clips });
+    await svc.compilation(user, { clips, captions: {} });
+    await svc.compilation(user, { clips, captions: { soft: false } });
+    await svc.compilation(user, { clips, captions: { burn: 'bar' } });
+    await svc.compilation(user, { clips, captions: { burn: 'words' } });
+    await svc.compilation(user, { clips, captions: { burn: 'bar', soft: true } });
+    const keys = made.map((m) => m.key);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).toBe(keys[0]);
+    expect(new Set(keys.slice(2)).size).toBe(4);
+    expect(made[0]!.spec).not.toHaveProperty('captions');
+    expect(made[5]!.spec).toMatchObject({ captions: { burn: 'bar', soft: true } });
+  });
+
+  it('charges nothing more for captions: the watermark rule alone decides', async () => {
+    const { svc, made } = recorder();
+    await svc.compilation(user, { clips, watermark: false });
+    await svc.compilation(user, { clips, watermark: false, captions: { burn: 'subtitle', soft: true } });
+    await svc.compilation(user, { clips, captions: { burn: 'subtitle' } });
+    expect(made.map((m) => m.cost)).toEqual([made[0]!.cost, made[0]!.cost, 0]);
+    expect(made[0]!.cost).toBeGreaterThan(0);
+  });
+});
