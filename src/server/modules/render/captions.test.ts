@@ -185,6 +185,14 @@ describe('writers', () => {
     const events = words.split('\n').filter((l) => l.startsWith('Dialogue:'));
     expect(events).toHaveLength(cues[0]!.words.length);
     expect(events[1]).toContain('a {\\c&H00D4FF&}<b>{\\c&HFFFFFF&}');
+    // a word longer than the style's line is drawn smaller, to stay inside a narrow picture
+    const long = compilationCues([{ start: 0, end: 10, segments: [segment('internationalisation matters', 1)] }]);
+    const shrunk = cuesToAss(long, 'words', 720, 1280);
+    const size = Number(/Style: Caption,DejaVu Sans,(\d+),/.exec(shrunk)![1]);
+    const fs = Number(/\\fs(\d+)/.exec(shrunk)![1]);
+    expect(fs * 0.56 * 'internationalisation'.length).toBeLessThanOrEqual(720);
+    expect(fs).toBeLessThan(size);
+    expect(events.some((e) => e.includes('\\fs'))).toBe(false);
     // subtitle: outlined text, no bar
     const plain = cuesToAss(cues, 'subtitle', 1280, 720);
     expect(plain).not.toContain('\\p1');

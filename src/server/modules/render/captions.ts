@@ -348,14 +348,16 @@ export function cuesToAss(cues: readonly Cue[], style: CaptionStyle, width: numb
           const from = k === 0 ? chunk.start : w.start;
           const to = k + 1 < chunk.words.length ? chunk.words[k + 1]!.start : chunkEnd;
           if (!(to > from)) return;
-          const lineOf = chunk.lines;
           let n = 0;
-          const text = lineOf
+          const text = chunk.lines
             .map((line) =>
               line.map((x) => (n++ === k ? `{\\c${HIGHLIGHT}}${assEscape(x.word)}{\\c${WHITE}}` : assEscape(x.word))).join(' '),
             )
             .join('\\N');
-          dialogue(from, to, `{\\pos(${Math.round(width / 2)},${Math.round(height * 0.68)})}${text}`);
+          // A word longer than a line is drawn smaller, so that it stays inside the picture.
+          const longest = Math.max(...chunk.lines.map(lineLength));
+          const shrink = longest > L.lineChars ? `\\fs${Math.floor((L.size * L.lineChars) / longest)}` : '';
+          dialogue(from, to, `{\\pos(${Math.round(width / 2)},${Math.round(height * 0.68)})${shrink}}${text}`);
         });
       }
     }
