@@ -14,6 +14,7 @@ import path from 'node:path';
 import { makeHls } from '../../src/server/adapters/media/ffmpeg';
 import { parsePlaylist, segmentsCovering, writePlaylist } from '../../src/server/modules/delivery/hlsPlaylist';
 import { renderCompilation, renderGif, type RenderClip } from '../../src/server/adapters/media/render';
+import { compilationCues, cuesToAss, cuesToSrt, type CaptionSegment } from '../../src/server/modules/render/captions';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-renderbench-'));
 const SOURCE_SECONDS = 70;
@@ -124,6 +125,7 @@ async function time(label: string, seconds: number, target: (ms: number) => stri
     size: `${(r.bytes / 1024 ** 2).toFixed(1)} MiB`,
     target: target(ms),
   });
+  return { ms, cpu };
 }
 const realTime = (ms: number) => (60 / (ms / 1000) >= 10 ? 'ok (>= 10x)' : 'MISSED (< 10x)');
 // `idle` estimates the speed on an idle machine: output seconds / (ffmpeg CPU seconds / cores).
@@ -144,6 +146,37 @@ for (const [name, src, height] of [
   await time(`testsrc2 worst case: ${name}, watermark`, 60, realTime, () =>
     renderCompilation(clipsOf(src.rendition, Math.min(720, height)), out('b'), { height: 720, watermark: true }),
   );
+
+// Issue 39: the same 60 s 16:9 compilation (photos, 1080p upload) plain and with captions (bar burned
+// in, soft track muxed), in turns so that both see the same load. The speech: a word every 0.3 s, a
+// sentence of 12 words then a 1 s pause, over the whole source (as talk would fill it).
+const sentence = 'and then we walked along the river to the old mill where the water turns';
+const speech: CaptionSegment[] = [];
+for (let t = 0.5; t < SOURCE_SECONDS - 4; t += 12 * 0.3 + 1) {
+  const words = sentence.split(' ').map((word, i) => ({ word, start: t + i * 0.3, end: t + i * 0.3 + 0.25 }));
+  speech.push({ start: t, end: words[words.length - 1]!.end, text: sentence, words });
+}
+const cues = compilationCues(moments.map((m) => ({ ...m, segments: speech })));
+const captions = { ass: (w: number, h: number) => cuesToAss(cues, 'bar', w, h), srt: cuesToSrt(cues) };
+const turns: Record<'plain' | 'captioned', Array<{ ms: number; cpu: number }>> = { plain: [], captioned: [] };
+for (let round = 0; round < 2; round++)
+  for (const kind of ['plain', 'captioned'] as const)
+    turns[kind].push(
+      await time(
+        `60 s ${kind === 'plain' ? 'plain' : 'captioned (bar)'} 16:9, photos, 1080p upload, watermark (turn ${round + 1})`,
+        60,
+        realTime,
+        () =>
+          renderCompilation(clipsOf(photos1080.rendition, 720), out('e'), {
+            height: 720,
+            watermark: true,
+            ...(kind === 'captioned' && { captions }),
+          }),
+      ),
+    );
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const captionRatio = (k: 'ms' | 'cpu') => mean(turns.captioned.map((x) => x[k])) / mean(turns.plain.map((x) => x[k]));
+
 const reference = () => 'reference (not what the job reads)';
 await time('reference: photos, 1080p original read directly, watermark', 60, reference, () =>
   renderCompilation(originalClips(photos1080.original, 1080), out('c'), { height: 720, watermark: true }),
@@ -161,4 +194,9 @@ const probe = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=d
 // `load` is the 1-minute load average after each case: other work on the machine slows every figure.
 console.log(`\n${os.availableParallelism()} cores; compilation output duration ${Number(probe.toString()).toFixed(3)} s`);
 console.table(rows);
+// Wall time swings with other work on a shared machine; ffmpeg's CPU seconds are the steadier figure.
+console.log(
+  `captioned (bar) / plain 16:9, mean of ${turns.plain.length} turns each (${cues.length} cues): ` +
+    `wall ${captionRatio('ms').toFixed(2)}x, ffmpeg CPU ${captionRatio('cpu').toFixed(2)}x`,
+);
 fs.rmSync(dir, { recursive: true, force: true });
