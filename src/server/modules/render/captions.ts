@@ -297,6 +297,12 @@ const colour = (rgb: string, opacity = 1) =>
 /** An override tag's colour &HBBGGRR& from an RGB hex. */
 const tagColour = (rgb: string) => `&H${rgb.slice(4, 6)}${rgb.slice(2, 4)}${rgb.slice(0, 2)}&`.toUpperCase();
 
+/**
+ * Bottom captions stay this share of the height above the bottom: the title-safe area, and clear of
+ * the watermark in the corner below (adapters/media/render.ts: H/16 high, H/30 from the bottom).
+ */
+const TITLE_SAFE = 0.1;
+
 /** Sizes of a style for a picture, in its pixels. */
 export function captionLayout(style: CaptionStyle, width: number, height: number) {
   // Font size from the picture's height, never so big that a full line leaves the picture's width.
@@ -304,11 +310,11 @@ export function captionLayout(style: CaptionStyle, width: number, height: number
   switch (style) {
     case 'bar': {
       const size = fit(0.05, CAPTION_MAX_LINE_CHARS);
-      return { size, lineChars: CAPTION_MAX_LINE_CHARS, margin: Math.round(height * 0.035), pad: Math.round(size * 0.35) };
+      return { size, lineChars: CAPTION_MAX_LINE_CHARS, margin: Math.round(height * TITLE_SAFE), pad: Math.round(size * 0.35) };
     }
     case 'subtitle': {
       const size = fit(0.055, CAPTION_MAX_LINE_CHARS);
-      return { size, lineChars: CAPTION_MAX_LINE_CHARS, margin: Math.round(height * 0.06), pad: 0 };
+      return { size, lineChars: CAPTION_MAX_LINE_CHARS, margin: Math.round(height * TITLE_SAFE), pad: 0 };
     }
     case 'words': {
       // Short lines of big words: at most WORDS_LINE_CHARS a line, sized for the narrower side.
