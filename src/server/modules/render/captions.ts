@@ -299,7 +299,8 @@ const tagColour = (rgb: string) => `&H${rgb.slice(4, 6)}${rgb.slice(2, 4)}${rgb.
 
 /**
  * Bottom captions stay this share of the height above the bottom: the title-safe area, and clear of
- * the watermark in the corner below (adapters/media/render.ts: H/16 high, H/30 from the bottom).
+ * the watermark in the corner below (adapters/media/render.ts: a 16th of the picture's short side
+ * high, a 30th from the bottom).
  */
 const TITLE_SAFE = 0.1;
 
