@@ -133,7 +133,10 @@ const cutInput = (c: RenderClip) => [
 
 /** The filter that starts each clip's chain: its range (when read by timestamp) and its time from 0. */
 const cutFilter = (c: RenderClip, audio = false) => {
-  const reset = audio ? 'asetpts=PTS-STARTPTS' : 'setpts=PTS-STARTPTS';
+  // A picture's times are moved EPSILON earlier: a source with millisecond timestamps (Matroska,
+  // WebM) has 29.97 fps frames up to half a millisecond after their true time, and `fps=round=up`
+  // put every third one a slot late (30, 31, 31, 33...). Frames on or before a slot keep their slot.
+  const reset = audio ? 'asetpts=PTS-STARTPTS' : `setpts=PTS-STARTPTS-${EPSILON}/TB`;
   if (c.origin === null) return reset;
   return `${audio ? 'atrim' : 'trim'}=start=${num(c.origin + c.start - EPSILON)}:end=${num(c.origin + c.end - EPSILON)},${reset}`;
 };
