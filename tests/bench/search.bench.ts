@@ -5,7 +5,8 @@
 // WordNet as ingest does, and the shot index rows ingest writes), its image embedding (1280-d,
 // non-negative like pooled CNN features) with per-keyframe noise, sometimes on-screen words.
 // Transcript lines are ten random words of a 600-word vocabulary.
-// The seeded data directory is kept in tests/bench/out/search-100h (delete it to seed afresh).
+// The seeded data directory (about 4 GB, 10-20 min to seed) is kept in tests/bench/out/search-100h-v2,
+// or in SEARCH_BENCH_DIR when set (e.g. outside a worktree); delete it to seed afresh.
 // Queries go through the public API exactly as the app sends them: text, image (real photos through
 // the real classifier, scaled down as the app's search bar scales a large photo before sending it:
 // searchImageSendSize), moment (clipId),
@@ -27,7 +28,9 @@ import { client } from '../integration/support/harness';
 import { waitForStatus } from '../integration/support/upload';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
-const DATA_DIR = path.join(REPO, 'tests/bench/out/search-100h-v2');
+const DATA_DIR = process.env.SEARCH_BENCH_DIR
+  ? path.resolve(process.env.SEARCH_BENCH_DIR)
+  : path.join(REPO, 'tests/bench/out/search-100h-v2');
 const MARK = path.join(DATA_DIR, 'bench-seed.json');
 const MEDIA = 50;
 const MEDIA_SECONDS = 7200;
