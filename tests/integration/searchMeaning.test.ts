@@ -1,52 +1,24 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, type Media, type Moment, type SearchResults, type TranscriptFile, type TranscriptLine } from '../../src/contract';
-import { FOX_PHRASE, makeSpeechVideo } from '../fixtures/makeMedia';
-import { startTestServer } from './support/harness';
-import { defaultLibrary, uploadFile, verifiedUser, waitForStatus } from './support/upload';
+import { API, type Moment, type SearchResults } from '../../src/contract';
+import { speechWithLines, type SpeechLines } from './support/speechLines';
 
 // Transcript search by meaning through the HTTP API (issue 40). A video with real speech is indexed
 // by pocketsphinx and its two lines corrected to known sentences; queries in other words find them,
 // with the words that matched and why, and nothing is found for what nobody said.
-let t: Awaited<ReturnType<typeof startTestServer>>;
-let owner: Awaited<ReturnType<typeof verifiedUser>>;
-let lib: { _id: string; rootFolderId: string };
-let media: Media;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-meaning-'));
+let t: SpeechLines['t'];
+let owner: SpeechLines['owner'];
+let lib: SpeechLines['lib'];
+let close: SpeechLines['close'] | undefined;
 
 const CAR = 'The doctor bought a new car.';
 const BREAD = 'The cook burned the bread.';
 
 beforeAll(async () => {
-  t = await startTestServer();
-  owner = await verifiedUser(t, 'meaning');
-  lib = await defaultLibrary(t, owner.token);
-  const video = await makeSpeechVideo(path.join(dir, 'speech.mp4'), [FOX_PHRASE, 'please call stella and ask her to bring these things']);
-  const fin = await uploadFile(t, owner.token, lib._id, lib.rootFolderId, 'speech.mp4', fs.readFileSync(video.path));
-  media = await waitForStatus(t, owner.token, lib._id, fin.body.data!._id, ['completed', 'errored', 'invalid'], 240_000);
-  expect(media.status).toBe('completed');
-  const file = await t.api<TranscriptFile>('GET', `${API.transcriptJson}?libraryId=${lib._id}&mediaId=${media._id}`, {
-    token: owner.token,
-  });
-  const lines = file.body.data!.segments.filter((s) => s.text.trim());
-  expect(lines.length, JSON.stringify(lines)).toBeGreaterThanOrEqual(2);
-  for (const [line, text] of [
-    [lines[0]!, CAR],
-    [lines[1]!, BREAD],
-  ] as const) {
-    const r = await t.api<TranscriptLine>('PATCH', API.transcriptSegment(lib._id, media._id, line.id), {
-      token: owner.token,
-      body: { text },
-    });
-    expect(r.status, JSON.stringify(r.body.error)).toBe(200);
-  }
+  ({ t, owner, lib, close } = await speechWithLines('meaning', [CAR, BREAD]));
 }, 300_000);
 
 afterAll(async () => {
-  await t?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await close?.();
 });
 
 const search = async (text: string, kind: 'transcript' | 'unified' = 'transcript'): Promise<Moment[]> => {

@@ -1,58 +1,30 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Migrator, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, type Media, type Moment, type SearchResults, type TranscriptFile, type TranscriptLine } from '../../src/contract';
+import { API, type Moment, type SearchResults } from '../../src/contract';
 import { MIGRATIONS } from '../../src/server/db/migrate';
 import { IndexRepository } from '../../src/server/modules/ingest/index.repository';
-import { FOX_PHRASE, makeSpeechVideo } from '../fixtures/makeMedia';
-import { startTestServer } from './support/harness';
-import { defaultLibrary, uploadFile, verifiedUser, waitForStatus } from './support/upload';
+import { speechWithLines, type SpeechLines } from './support/speechLines';
 
 // Spoken forms through the HTTP API (issue 37, item 13): speech to text writes 'mister' and
 // 'twenty five', people type 'Mr.' and '25'. A video with real speech is indexed by pocketsphinx, two
 // of its lines are corrected to words written one way, and transcript search finds them written the
 // other way, with high confidence; segments indexed before migration 0012 are still found, and in
 // both forms once the start-up pass has written theirs.
-let t: Awaited<ReturnType<typeof startTestServer>>;
-let owner: Awaited<ReturnType<typeof verifiedUser>>;
-let lib: { _id: string; rootFolderId: string };
-let media: Media;
-let lines: TranscriptLine[];
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-spoken-'));
+let t: SpeechLines['t'];
+let owner: SpeechLines['owner'];
+let lib: SpeechLines['lib'];
+let media: SpeechLines['media'];
+let close: SpeechLines['close'] | undefined;
 
 const WRITTEN = 'Mr. John Dashwood owes 25 pounds';
 const SAID = "mister elinor won't wait till nineteen eighty four";
 
 beforeAll(async () => {
-  t = await startTestServer();
-  owner = await verifiedUser(t, 'spoken');
-  lib = await defaultLibrary(t, owner.token);
-  const video = await makeSpeechVideo(path.join(dir, 'speech.mp4'), [FOX_PHRASE, 'please call stella and ask her to bring these things']);
-  const fin = await uploadFile(t, owner.token, lib._id, lib.rootFolderId, 'speech.mp4', fs.readFileSync(video.path));
-  media = await waitForStatus(t, owner.token, lib._id, fin.body.data!._id, ['completed', 'errored', 'invalid'], 240_000);
-  expect(media.status).toBe('completed');
-  const file = await t.api<TranscriptFile>('GET', `${API.transcriptJson}?libraryId=${lib._id}&mediaId=${media._id}`, {
-    token: owner.token,
-  });
-  lines = file.body.data!.segments.filter((s) => s.text.trim());
-  expect(lines.length, JSON.stringify(lines)).toBeGreaterThanOrEqual(2);
-  for (const [line, text] of [
-    [lines[0]!, WRITTEN],
-    [lines[1]!, SAID],
-  ] as const) {
-    const r = await t.api<TranscriptLine>('PATCH', API.transcriptSegment(lib._id, media._id, line.id), {
-      token: owner.token,
-      body: { text },
-    });
-    expect(r.status, JSON.stringify(r.body.error)).toBe(200);
-  }
+  ({ t, owner, lib, media, close } = await speechWithLines('spoken', [WRITTEN, SAID]));
 }, 300_000);
 
 afterAll(async () => {
-  await t?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await close?.();
 });
 
 const search = async (text: string) => {

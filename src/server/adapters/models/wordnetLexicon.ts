@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ModelMissingError } from './types';
-import { wordnetDir } from './wordnetReader';
+import { NOUN_SUFFIXES, wordnetDir } from './wordnetReader';
 
 /**
  * WordNet 3.1's four parts of speech (nouns, verbs, adjectives, adverbs) as words related in
@@ -127,18 +127,9 @@ const VERB_EXCEPTIONS: Record<string, string> = {
 };
 const ADJ_EXCEPTIONS: Record<string, string> = { better: 'good', best: 'good', worse: 'bad', worst: 'bad' };
 
-/** WordNet's detachment rules (morphy) by part of speech, and happier/happiest to happy. */
+/** WordNet's detachment rules (morphy) by part of speech (the nouns' are the noun reader's), and happier/happiest to happy. */
 const SUFFIXES: Record<PartOfSpeech, Array<[string, string]>> = {
-  n: [
-    ['s', ''],
-    ['ses', 's'],
-    ['xes', 'x'],
-    ['zes', 'z'],
-    ['ches', 'ch'],
-    ['shes', 'sh'],
-    ['men', 'man'],
-    ['ies', 'y'],
-  ],
+  n: NOUN_SUFFIXES,
   v: [
     ['s', ''],
     ['ies', 'y'],

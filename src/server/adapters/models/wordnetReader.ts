@@ -92,7 +92,7 @@ const NOUN_EXCEPTIONS: Record<string, string> = {
 };
 
 /** WordNet's noun detachment rules (morphy), in its order. */
-const NOUN_SUFFIXES: Array<[string, string]> = [
+export const NOUN_SUFFIXES: Array<[string, string]> = [
   ['s', ''],
   ['ses', 's'],
   ['xes', 'x'],

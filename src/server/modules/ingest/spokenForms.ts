@@ -40,6 +40,8 @@ const UNITS: Record<string, number> = {
   nineteen: 19,
 };
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+/** A number said as one word ('two', 'twelve', 'forty'), or undefined. */
+export const cardinalWord = (word: string): number | undefined => UNITS[word] ?? TENS[word];
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1000, million: 1_000_000, billion: 1_000_000_000 };
 const ORDINAL_UNITS: Record<string, number> = {
   first: 1,

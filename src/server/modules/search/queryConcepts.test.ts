@@ -24,6 +24,11 @@ describe('query concepts (real WordNet)', () => {
   it('binds colours and counts to the noun they describe, and keeps a lone colour as its own concept', () => {
     expect(parse('a yellow lorry')).toEqual([{ text: 'lorry', lemma: 'lorry', colours: ['yellow'], isColour: false, count: undefined }]);
     expect(parse('three dark blue kayaks')[0]).toMatchObject({ lemma: 'kayak', colours: ['dark blue'], count: 3 });
+    // number words are spoken forms' (any from two to ninety), as digits are; 'several' says two
+    expect(parse('twelve horses')[0]).toMatchObject({ lemma: 'horse', count: 12 });
+    expect(parse('12 horses')[0]).toMatchObject({ lemma: 'horse', count: 12 });
+    expect(parse('several horses')[0]).toMatchObject({ lemma: 'horse', count: 2 });
+    expect(parse('one horse')[0]).toMatchObject({ lemma: 'horse', count: undefined });
     expect(parse('something purple').map((c) => [c.text, c.isColour])).toEqual([
       ['something', false],
       ['purple', true],

@@ -1,3 +1,5 @@
+import { cardinalWord } from '../ingest/spokenForms';
+
 /**
  * Free text -> the concepts a visual search looks for. Words are lower-cased and lemmatised;
  * WordNet's own collocations stay one concept ('sea lions' -> sea lion, 'traffic light'); colour
@@ -35,19 +37,8 @@ const STOPWORDS = new Set(
     'without while near some any me show find where who what which i my our your one ones that these those'
   ).split(' '),
 );
-const NUMBERS: Record<string, number> = {
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  several: 2,
-  many: 3,
-};
+/** Words that say how many without a number ('several dogs'); number words are spokenForms.ts's. */
+const QUANTIFIERS: Record<string, number> = { several: 2, many: 3 };
 /** Longest collocation tried, in words ('man of war'). */
 const MAX_COLLOCATION = 3;
 
@@ -98,8 +89,8 @@ export function parseQuery(text: string, lexicon: Lexicon, colourNames: readonly
       continue;
     }
     const w = tokens[i++]!;
-    if (/^\d+$/.test(w) && Number(w) > 1 && Number(w) < 100) pendingCount = Number(w);
-    else if (NUMBERS[w] !== undefined) pendingCount = NUMBERS[w];
+    const count = /^\d+$/.test(w) ? Number(w) : (cardinalWord(w) ?? QUANTIFIERS[w]);
+    if (count !== undefined && count > 1 && count < 100) pendingCount = count;
     else if (STOPWORDS.has(w)) continue;
     else if (colours.has(w)) pendingColours.push(w);
     else if (lexicon.isAdjective(w) && i < tokens.length && !STOPWORDS.has(tokens[i]!) && lexicon.nounLemma(tokens[i]!))
