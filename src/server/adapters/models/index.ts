@@ -110,10 +110,10 @@ export async function createIndexModels(
   let wordnetMissing: string | null = null;
   try {
     wn = createWordNet(modelsDir);
-    // every part of speech and the tagged counts, for transcript search's expansion (~0.9 s, once)
+    // every part of speech and the tagged counts, for transcript search's expansion: read by the
+    // first query expanded (~0.9 s, once), not at every start; only their presence is checked here
     lexicon = new WordNetLexicon();
-    lexicon.load();
-    lexicon.related('dog');
+    lexicon.check();
     wn.expandLabel('dog'); // loads the files now, so a missing one shows at boot rather than mid-ingest
     wn.conceptTargets('dog'); // and the label vocabulary and sense counts queries are mapped with
   } catch (err) {

@@ -45,6 +45,12 @@ describe('WordNet lexicon', () => {
     try {
       expect(() => new WordNetLexicon(empty).load()).toThrow(ModelMissingError);
       expect(() => new WordNetLexicon(empty).load()).toThrow(/index\.noun/);
+      // the check the server makes at boot, reading nothing: the first file missing
+      expect(() => new WordNetLexicon(empty).check()).toThrow(/index\.noun/);
+      for (const f of fs.readdirSync(wn.dir)) fs.symlinkSync(path.join(wn.dir, f), path.join(empty, f));
+      expect(() => new WordNetLexicon(empty).check()).not.toThrow();
+      fs.rmSync(path.join(empty, 'index.sense'));
+      expect(() => new WordNetLexicon(empty).check()).toThrow(/index\.sense/);
     } finally {
       fs.rmSync(empty, { recursive: true });
     }
