@@ -8,13 +8,14 @@ import { speechWithLines, type SpeechLines } from './support/speechLines';
 let t: SpeechLines['t'];
 let owner: SpeechLines['owner'];
 let lib: SpeechLines['lib'];
+let media: SpeechLines['media'];
 let close: SpeechLines['close'] | undefined;
 
 const CAR = 'The doctor bought a new car.';
 const BREAD = 'The cook burned the bread.';
 
 beforeAll(async () => {
-  ({ t, owner, lib, close } = await speechWithLines('meaning', [CAR, BREAD]));
+  ({ t, owner, lib, media, close } = await speechWithLines('meaning', [CAR, BREAD]));
 }, 300_000);
 
 afterAll(async () => {
@@ -58,6 +59,28 @@ describe('transcript search by meaning', () => {
     const plain = (await search('the cook burned the bread')).find((m) => m.text === BREAD)!.score;
     const negated = (await search("the cook didn't burn the bread")).find((m) => m.text === BREAD)!.score;
     expect(negated).toBeLessThan(plain);
+  });
+
+  it('still finds a line saying two query words in other words when hundreds say one of them as asked', async () => {
+    // More segments saying 'physician' than a search reads (400): only segments holding the related
+    // words of two query words or more can outrank them, and they are still read (the rest are not).
+    const db = t.server.database.db;
+    const rows = Array.from({ length: 450 }, (_, i) => ({
+      media_id: media._id,
+      library_id: lib._id,
+      start: 1000 + i * 4,
+      end: 1003 + i * 4,
+      text: 'the physician waited a while',
+      words: '[]',
+    }));
+    await db.insertInto('transcript_segments').values(rows).execute();
+    try {
+      const found = await search('a physician with an automobile');
+      expect(found[0]?.text).toBe(CAR);
+      expect(found[0]!.match?.reasons).toEqual(expect.arrayContaining(['physician ≈ doctor', 'automobile ≈ car']));
+    } finally {
+      await db.deleteFrom('transcript_segments').where('media_id', '=', media._id).where('start', '>=', 1000).execute();
+    }
   });
 
   it('finds nothing confident for what nobody said, and expands unified search alike', async () => {

@@ -54,6 +54,7 @@ const vec = (v: Float32Array) => `[${Array.from(v, (x) => x.toFixed(6)).join(','
 /** How long a library's transcript statistics (segment count, mean length) are reused: they move slowly. */
 const STATS_TTL_MS = 60_000;
 const statsCache = new Map<string, { at: number; segments: number; avgLength: number }>();
+let commonLexemes: { at: number; counts: ReadonlyMap<string, number> } | null = null;
 
 /**
  * A query text's plan (its lexemes in order and its expansion's terms), as Postgres's English
@@ -294,19 +295,66 @@ export class SearchRepository {
     }
     stats.segments = base.segments;
     stats.avgLength = base.avgLength;
-    // One pass over the segments holding any query word or term: which of them each holds (so each
-    // one's document frequency is a sum, not a second match per word and segment), then the
-    // candidates holding the most of the query (a word found through a term counts its weight),
-    // shorter segments first among equals (BM25 then ranks them exactly); only those carry their
-    // text and tsvector out.
+    const found = await this.candidatesStatement(libraryIds, plan, lexemes, mediaIds, limit, await this.commonLexemes()).execute(this.db);
+    const dfs = found.rows[0]?.df ?? [];
+    lexemes.forEach((l, i) => stats.df.set(l, Number(dfs[i] ?? 0)));
+    // the count is up to a minute old: never fewer segments than say one word now (BM25's idf would turn negative)
+    stats.segments = Math.max(stats.segments, ...stats.df.values());
+    const rows = found.rows.map((r) => ({ ...r, start: Number(r.start), end: Number(r.end) }));
+    return { stats, rows };
+  }
+
+  /**
+   * The lexemes most segments say, with about how many say each (Postgres's statistics of the
+   * tsvector column, from its last ANALYZE: its most common elements and their share of the rows),
+   * over every library; empty where none were gathered. Read once a minute at most.
+   */
+  private async commonLexemes(): Promise<ReadonlyMap<string, number>> {
+    if (commonLexemes && Date.now() - commonLexemes.at <= STATS_TTL_MS) return commonLexemes.counts;
+    const r = await sql<{ elems: string[] | null; freqs: number[] | null; rows: number }>`
+      select st.most_common_elems::text::text[] as elems, st.most_common_elem_freqs as freqs, c.reltuples::float8 as rows
+      from pg_stats st join pg_class c on c.relname = st.tablename and c.relnamespace = (select oid from pg_namespace where nspname = st.schemaname)
+      where st.schemaname = current_schema() and st.tablename = 'transcript_segments' and st.attname = 'tsv'`.execute(this.db);
+    const counts = new Map<string, number>();
+    const row = r.rows[0];
+    if (row?.elems && row.freqs)
+      row.elems.forEach((l, i) => counts.set(l, Math.round(Number(row.freqs![i] ?? 0) * Math.max(0, Number(row.rows)))));
+    commonLexemes = { at: Date.now(), counts };
+    return counts;
+  }
+
+  /**
+   * The one statement of transcriptCandidates. Each segment read gets a column per query lexeme
+   * (1 when it holds it: summed, its document frequency, BM25's) and one per lexeme's related
+   * terms together (any of them, counted at the best one's weight: which one matched is worked out
+   * with the segment's positions outside, for the few hundred read; a column per term cost twice
+   * the statement's time at 100 hours). Candidates are ranked by how much of the query they hold
+   * (each lexeme's best of itself, 1, and its terms, their weight), shorter segments first among
+   * equals; only the best `limit` carry their text and tsvector out.
+   *
+   * Segments are read in parts. Those holding a query lexeme, all of them (as without expansion).
+   * Of those holding none, only the ones that can rank: one holding related terms of a single
+   * lexeme holds less than 1 (every weight is), so it ranks below every segment holding a query
+   * lexeme and is read only when there are fewer of those than `limit` (singles); one holding
+   * related terms of two lexemes or more can outrank them and is read through the index's
+   * intersection of them (pairs), but only through terms said in fewer segments than `limit`
+   * (`common`: Postgres's statistics): two words said everywhere ('foot' and 'place' for walk home)
+   * single out no moment, and intersecting their long lists cost more than the rest of the
+   * statement. Reading every segment that holds any related term made the statement twice as long
+   * at 100 hours: a common alternative ('house' for home) alone is 2,500 segments there.
+   */
+  private candidatesStatement(
+    libraryIds: string[],
+    plan: TranscriptPlan,
+    lexemes: string[],
+    mediaIds: string[] | undefined,
+    limit: number,
+    common: ReadonlyMap<string, number>,
+  ) {
     const literal = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
     const tsquery = (t: Pick<TranscriptTerm, 'lexemes' | 'offsets'>) =>
       t.lexemes.map((l, i) => (i ? ` <${t.offsets[i]! - t.offsets[i - 1]!}> ` : '') + literal(l)).join('');
-    // A column for each query lexeme (its document frequency is BM25's), then one for each lexeme's
-    // related terms together (any of them, counted at the best one's weight: which one matched is
-    // worked out with the segment's positions outside, for the few hundred read): a column per term
-    // cost twice the statement's time at 100 hours.
-    const group = (q: string) => (q.includes('<') ? `(${q})` : q);
+    const group = (q: string) => (q.includes('<') || q.includes('|') || q.includes('&') ? `(${q})` : q);
     const related = lexemes.map((_, slot) => plan.terms.filter((t) => t.slots.includes(slot)));
     const columns: Array<{ q: string; slot?: number; weight?: number }> = [
       ...lexemes.map((l) => ({ q: literal(l) })),
@@ -317,30 +365,53 @@ export class SearchRepository {
     /** Column h<i>: 1 when the segment holds lexeme i, or one of a lexeme's related terms. */
     const hit = (i: number) => sql.raw(`h${i}`);
     const has = columns.map((c, i) => sql`(s.tsv @@ ${c.q}::tsquery)::int as ${hit(i)}`);
-    const anyWord = sql`${columns.map((c) => group(c.q)).join(' | ')}::tsquery`;
     // how much of the query a segment holds: each lexeme's best of itself (1) and its related terms (their weight)
     const held = lexemes.map((_, slot) => {
       const i = columns.findIndex((c) => c.slot === slot);
       return i < 0 ? sql`${hit(slot)}::float8` : sql`greatest(${hit(slot)}::float8, ${hit(i)} * ${columns[i]!.weight!}::float8)`;
     });
+    const anyWord = lexemes.map(literal).join(' | ');
+    const alts = columns.filter((c) => c.slot !== undefined).map((c) => group(c.q));
+    // the same, of the related terms said in fewer segments than `limit` (a phrase: any of its words)
+    const rare = (t: TranscriptTerm) => t.lexemes.some((l) => (common.get(l) ?? 0) < limit);
+    const rareAlts = related.flatMap((terms) => {
+      const kept = terms.filter(rare);
+      return kept.length ? [group(kept.map((t) => group(tsquery(t))).join(' | '))] : [];
+    });
     const media = mediaIds?.length ? sql`and s.media_id in (${sql.join(mediaIds)})` : sql``;
-    const found = await sql<{ media_id: string; library_id: string; start: number; end: number; text: string; tsv: string; df: number[] }>`
-      with hits as materialized (
+    const read = (where: ReturnType<typeof sql>) => sql`
         select s.id, length(s.tsv) as len, ${sql.join(has)}
         from transcript_segments s
         join media m on m.id = s.media_id and m.status = 'completed'
-        where s.library_id in (${sql.join(libraryIds)}) and s.tsv @@ ${anyWord} ${media}
-      ),
-      df as (select array[${sql.join(lexemes.map((_, i) => sql`sum(${hit(i)})::int`))}] as df from hits),
+        where s.library_id in (${sql.join(libraryIds)}) and ${where} ${media}`;
+    const words = sql`words as materialized (${read(sql`s.tsv @@ ${anyWord}::tsquery`)})`;
+    const parts = [words];
+    if (alts.length) {
+      // related terms of one lexeme alone (or more), no query lexeme: only when the lexemes' own are too few
+      const onlyRelated = `(${alts.join(' | ')}) & !(${anyWord})`;
+      parts.push(sql`singles as materialized (${read(sql`(select count(*) from words) < ${limit} and s.tsv @@ ${onlyRelated}::tsquery`)})`);
+      const pairs = rareAlts.flatMap((a, i) => rareAlts.slice(i + 1).map((b) => `${a} & ${b}`));
+      if (pairs.length)
+        parts.push(
+          sql`pairs as materialized (${read(sql`s.tsv @@ ${pairs.map((p) => `(${p})`).join(' | ')}::tsquery and not s.tsv @@ ${anyWord}::tsquery`)})`,
+        );
+    }
+    const names = ['words', ...(alts.length ? ['singles'] : []), ...(parts.length > 2 ? ['pairs'] : [])];
+    // a segment in pairs is also in singles when those are read
+    const hits = names.map((n) =>
+      n === 'pairs' && names.includes('singles')
+        ? sql`select * from pairs where not exists (select 1 from singles x where x.id = pairs.id)`
+        : sql`select * from ${sql.raw(n)}`,
+    );
+    return sql<{ media_id: string; library_id: string; start: number; end: number; text: string; tsv: string; df: number[] }>`
+      with ${sql.join(parts)},
+      hits as (${sql.join(hits, sql` union all `)}),
+      df as (select array[${sql.join(lexemes.map((_, i) => sql`sum(${hit(i)})::int`))}] as df from words),
       best as (
         select id, ${sql.join(held, sql` + `)} as n, len from hits order by n desc, len limit ${limit}
       )
       select s.media_id, s.library_id, s.start, s."end", s.text, s.tsv::text as tsv, (select df from df) as df
       from best b join transcript_segments s on s.id = b.id
-      order by b.n desc, b.len`.execute(this.db);
-    const dfs = found.rows[0]?.df ?? [];
-    lexemes.forEach((l, i) => stats.df.set(l, Number(dfs[i] ?? 0)));
-    const rows = found.rows.map((r) => ({ ...r, start: Number(r.start), end: Number(r.end) }));
-    return { stats, rows };
+      order by b.n desc, b.len`;
   }
 }
