@@ -11,6 +11,7 @@ export * from './billing';
 export * from './timeline';
 export * from './capabilities';
 export * from './rendering';
+export * from './publishing';
 export * from './downloads';
 export * from './external';
 export * from './merge';
