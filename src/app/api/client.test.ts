@@ -2,7 +2,7 @@ import { decode, encode } from '@msgpack/msgpack';
 import { describe, expect, it, vi } from 'vitest';
 import { MSG, type Envelope } from '../../contract';
 import { ApiError } from './ApiError';
-import { createApiClient, type TokenStore } from './client';
+import { createApiClient, dispositionFilename, type FileAnswer, type TokenStore } from './client';
 
 function memoryTokens(initial: string | null = null): TokenStore & { value: string | null } {
   const store = {
@@ -153,5 +153,32 @@ describe('api client', () => {
   it('derives a code from the status when the error body has none we know', async () => {
     const { client } = setup({ respond: () => msgpackResponse({ data: null }, 409) });
     await expect(client.request('/x')).rejects.toMatchObject({ code: 'conflict', status: 409 });
+  });
+
+  it('answers a file call with its bytes and name, and its refusal as an error', async () => {
+    const srt = '1\n00:00:00,000 --> 00:00:01,000\nHello\n';
+    const ok = setup({
+      token: 't',
+      respond: () =>
+        new Response(srt, {
+          headers: {
+            'content-type': 'application/x-subrip',
+            'content-disposition': `attachment; filename="a.srt"; filename*=UTF-8''caf%C3%A9.srt`,
+          },
+        }),
+    });
+    const file = await ok.client.request<FileAnswer>('/rendering/compilation/subtitles', { method: 'POST', body: {}, file: true });
+    expect(await file.blob.text()).toBe(srt);
+    expect(file.filename).toBe('café.srt');
+    const refused = setup({
+      token: 't',
+      respond: () => msgpackResponse({ data: null, error: { code: 'not_found', message: 'Media not found.' } }, 404),
+    });
+    await expect(refused.client.request('/x', { method: 'POST', body: {}, file: true })).rejects.toMatchObject({
+      code: 'not_found',
+      status: 404,
+    });
+    expect(dispositionFilename('attachment; filename="x y.mlt"')).toBe('x y.mlt');
+    expect(dispositionFilename(null)).toBeNull();
   });
 });

@@ -28,6 +28,32 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Lets the request outlive the page (a last save on pagehide); small bodies only. */
   keepalive?: boolean;
+  /**
+   * The answer is a file (an attachment, not an envelope): resolved as a `FileAnswer`. Errors still
+   * come as envelopes.
+   */
+  file?: boolean;
+}
+
+/** A file answered by the API (`RequestOptions.file`): its bytes and the name its Content-Disposition gives. */
+export interface FileAnswer {
+  blob: Blob;
+  filename: string | null;
+}
+
+/** The file name of a Content-Disposition header (RFC 6266: filename* in UTF-8 first, else filename). */
+export function dispositionFilename(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]!.trim());
+    } catch {
+      // a malformed one: fall back to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
+  return plain ? (plain[2] ?? plain[1]!).trim() : null;
 }
 
 export interface ApiClientOptions {
@@ -75,7 +101,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-    const { method = opts.body === undefined ? 'GET' : 'POST', body, auth = 'optional', query, signal, keepalive } = opts;
+    const { method = opts.body === undefined ? 'GET' : 'POST', body, auth = 'optional', query, signal, keepalive, file } = opts;
     const token = auth === 'none' ? null : tokens.get();
     if (auth === 'required' && !token) throw new ApiError('unauthorized', MSG.unauthorized, 401);
 
@@ -99,6 +125,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       signal,
       ...(keepalive ? { keepalive } : {}),
     });
+    const answered = mediaType(res.headers.get('content-type'));
+    if (file && res.ok && answered !== MSGPACK && answered !== JSON_TYPE) {
+      return { blob: await res.blob(), filename: dispositionFilename(res.headers.get('content-disposition')) } satisfies FileAnswer as T;
+    }
     const envelope = await readEnvelope(res);
     if (typeof envelope.token === 'string' && envelope.token) tokens.set(envelope.token);
 

@@ -35,6 +35,9 @@ export const queryKeys = {
   /** A media looked up by id among the libraries being searched (`libraryIds` joined by commas). */
   mediaLookup: (accountId: string, mediaId: string, libraryIds: string) =>
     ['account', accountId, 'mediaLookup', mediaId, libraryIds] as const,
+  /** Issue 39: a media range's automatic crop path for an aspect (the clip editor's window, the local preview). */
+  framing: (accountId: string, libraryId: string, mediaId: string, aspect: string, start: number, end: number) =>
+    ['account', accountId, 'framing', libraryId, mediaId, aspect, start, end] as const,
   /** The plans and top-ups on sale (public). */
   catalog: () => ['catalog'] as const,
   /** A moment search (the request as JSON). */
