@@ -1,3 +1,4 @@
+import type { ClipCrop } from '../../engine/kernels/cropWindow';
 import type { RpcMessage } from '../rpc';
 
 /** A clip of the compilation: its media's HLS preview playlist and the media range to take. */
@@ -7,6 +8,13 @@ export interface CompileClip {
   end: number;
   /** The media's frame rate (0 or unknown: 30): re-encoded parts keep exactly their frames. */
   frameRate: number;
+  /**
+   * Issue 39: the compilation's aspect crops: the window over this clip's picture and its path (media
+   * times), and the size every clip is scaled to. Every part is then re-encoded (a copied segment
+   * keeps the source's shape).
+   */
+  crop?: ClipCrop;
+  output?: { width: number; height: number };
 }
 
 /** One piece of the compilation, an MPEG-TS file, and the seconds it lasts in the sequence. */

@@ -2,6 +2,7 @@
 import { domPort, serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
 import { encodedSeconds, parseMediaPlaylist, planClip, shareParts, type ClipPart } from './compilePlan';
 import { effectiveFrameRate } from '../../engine/kernels/frames';
+import { cropFilter } from '../../engine/kernels/cropWindow';
 import type { CompileProtocol, CoreRef, CutPart } from './compile.protocol';
 
 // The ffmpeg.wasm core (the Emscripten module @ffmpeg/ffmpeg wraps in its own worker), driven
@@ -79,7 +80,12 @@ serveRpc<CompileProtocol>(domPort(self as unknown as RpcEndpoint), {
     const t1 = performance.now();
     const playlists = await fetchAll(clips.map((clip) => clip.playlistUrl));
     const plans: ClipPart[][] = clips.map((clip) =>
-      planClip(parseMediaPlaylist(new TextDecoder().decode(playlists.get(clip.playlistUrl)!), clip.playlistUrl), clip.start, clip.end),
+      planClip(
+        parseMediaPlaylist(new TextDecoder().decode(playlists.get(clip.playlistUrl)!), clip.playlistUrl),
+        clip.start,
+        clip.end,
+        Boolean(clip.crop && clip.output),
+      ),
     );
     // Every worker plans all clips and cuts the parts that fall to it.
     const owners = shareParts(plans, share.of);
@@ -90,7 +96,8 @@ serveRpc<CompileProtocol>(domPort(self as unknown as RpcEndpoint), {
     const t2 = performance.now();
     const parts: CutPart[] = [];
     for (const { clip, i, part } of mine) {
-      const fps = effectiveFrameRate(clips[clip]!.frameRate);
+      const { frameRate, crop, output } = clips[clip]!;
+      const fps = effectiveFrameRate(frameRate);
       const bytes = segments.get(part.segment.url)!;
       if (part.kind === 'copy') {
         parts.push({ ts: bufferOf(bytes), duration: part.segment.duration, clip, part: i });
@@ -100,9 +107,12 @@ serveRpc<CompileProtocol>(domPort(self as unknown as RpcEndpoint), {
       // Decoded from the segment's first (key)frame and cut on the output side, by whole frames: from
       // the frame at `from`, exactly `frames` of them. High profile and 4:2:0 like the rendition.
       const frames = Math.max(1, Math.round((part.to - part.from) * fps));
+      // The render's shape (issue 39): the window along the clip's path, in segment time, scaled alike for every clip.
+      const origin = part.segment.start;
+      const shape = crop && output ? ['-vf', cropFilter(crop, origin, origin + part.from, origin + part.to, output)] : [];
       run(c, [
         ...['-i', 'in.ts', '-ss', Math.max(0, part.from - 0.5 / fps).toFixed(6), '-t', (frames / fps + 0.5 / fps).toFixed(6)],
-        ...['-frames:v', String(frames), '-map', '0:v:0', '-map', '0:a:0?'],
+        ...['-frames:v', String(frames), '-map', '0:v:0', '-map', '0:a:0?', ...shape],
         ...['-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p'],
         ...['-c:a', 'aac', '-b:a', '128k', '-f', 'mpegts', 'out.ts'],
       ]);

@@ -56,3 +56,12 @@ describe('local preview plan', () => {
     ).toBe(true);
   });
 });
+
+describe('local preview plan of a cropped clip (issue 39)', () => {
+  it('re-encodes every part, whole segments too, so each takes the crop', () => {
+    const parts = planClip(segments, 1.2, 6.4, true);
+    expect(parts.map((p) => p.kind)).toEqual(['encode', 'encode', 'encode', 'encode']);
+    expect(parts[1]).toMatchObject({ from: 0, to: 2 });
+    expect(encodedSeconds(parts)).toBeCloseTo(5.2, 6);
+  });
+});

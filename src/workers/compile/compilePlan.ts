@@ -39,15 +39,18 @@ export type ClipPart = { kind: 'copy'; segment: HlsSegment } | { kind: 'encode';
 /** Slack for the float sums of #EXTINF (well under a frame). */
 const EPS = 1e-3;
 
-/** The parts of media range [start, end) in order (see the module comment). */
-export function planClip(segments: readonly HlsSegment[], start: number, end: number): ClipPart[] {
+/**
+ * The parts of media range [start, end) in order (see the module comment). `encodeAll`: every part is
+ * re-encoded, whole segments too (a cropped clip: a copied segment would keep the source's shape).
+ */
+export function planClip(segments: readonly HlsSegment[], start: number, end: number, encodeAll = false): ClipPart[] {
   const parts: ClipPart[] = [];
   for (const seg of segments) {
     const segEnd = seg.start + seg.duration;
     if (segEnd <= start + EPS || seg.start >= end - EPS) continue;
     const from = Math.max(0, start - seg.start);
     const to = Math.min(seg.duration, end - seg.start);
-    if (from <= EPS && to >= seg.duration - EPS) parts.push({ kind: 'copy', segment: seg });
+    if (from <= EPS && to >= seg.duration - EPS && !encodeAll) parts.push({ kind: 'copy', segment: seg });
     else parts.push({ kind: 'encode', segment: seg, from, to });
   }
   return parts;
