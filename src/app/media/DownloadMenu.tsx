@@ -1,10 +1,11 @@
 import { useState, type ComponentProps, type ReactElement } from 'react';
-import { DOWNLOAD_FORMAT_LABEL, MSG_DOWNLOAD, type Media, type Moment, type MomentDownloadFormat } from '../../contract';
+import { DOWNLOAD_FORMAT_LABEL, MSG_DOWNLOAD, MSG_PUBLISH, type Media, type Moment, type MomentDownloadFormat } from '../../contract';
 import { useCredits } from '../hooks/useCredits';
 import { useLibraries } from '../hooks/useLibraries';
 import { downloadMoment, momentCost, type MomentToTake } from '../state/downloads';
 import { Menu, MenuCheckboxItem, MenuHeader, MenuItem, MenuSeparator } from '../ui/Menu';
 import { mediaNameOf } from './mediaInfo';
+import { MomentPublishDialog } from './MomentPublishDialog';
 
 const FORMATS: MomentDownloadFormat[] = ['mp4', 'gif', 'both', 'srt'];
 
@@ -68,6 +69,7 @@ export function DownloadMenu({
   const { info } = useCredits();
   const libraryName = useLibraryName(moment.libraryId);
   const [busy, setBusy] = useState(false);
+  const [publishing, setPublishing] = useState(false);
   const take = momentToTake(moment, range, media, libraryName);
   const perFile = momentCost(take, 'mp4', true).cost;
   const balance = info?.creditsLeft ?? 0;
@@ -80,25 +82,36 @@ export function DownloadMenu({
   };
 
   return (
-    <Menu trigger={trigger(busy)} label="Download moment" onOpenChange={(open) => open && setRemoveWatermark(false)}>
-      <MenuHeader>Download moment</MenuHeader>
-      {FORMATS.map((f) => {
-        const cost = f === 'srt' ? 0 : momentCost(take, f, removeWatermark).cost;
-        return (
-          <MenuItem
-            key={f}
-            onSelect={() => void start(f)}
-            disabled={busy || (!isVideo && f !== 'srt')}
-            hint={!isVideo && f !== 'srt' ? 'Only videos can be downloaded as MP4 or GIF.' : undefined}
-          >
-            {DOWNLOAD_FORMAT_LABEL[f]}
-            {cost > 0 && <span className="download-menu__price">{MSG_DOWNLOAD.credits(cost)}</span>}
-          </MenuItem>
-        );
-      })}
-      <RemoveWatermarkItem checked={removeWatermark} onCheckedChange={setRemoveWatermark}>
-        {MSG_DOWNLOAD.removeWatermarkCost(perFile, balance, 'per file')}
-      </RemoveWatermarkItem>
-    </Menu>
+    <>
+      <Menu trigger={trigger(busy)} label="Download moment" onOpenChange={(open) => open && setRemoveWatermark(false)}>
+        <MenuHeader>Download moment</MenuHeader>
+        {FORMATS.map((f) => {
+          const cost = f === 'srt' ? 0 : momentCost(take, f, removeWatermark).cost;
+          return (
+            <MenuItem
+              key={f}
+              onSelect={() => void start(f)}
+              disabled={busy || (!isVideo && f !== 'srt')}
+              hint={!isVideo && f !== 'srt' ? 'Only videos can be downloaded as MP4 or GIF.' : undefined}
+            >
+              {DOWNLOAD_FORMAT_LABEL[f]}
+              {cost > 0 && <span className="download-menu__price">{MSG_DOWNLOAD.credits(cost)}</span>}
+            </MenuItem>
+          );
+        })}
+        {/* Issue 39: the MP4's shape and captions, subtitles, an editor's project, the original. */}
+        <MenuItem
+          onSelect={() => setPublishing(true)}
+          disabled={busy || !isVideo}
+          hint={!isVideo ? 'Only videos can be downloaded as MP4 or GIF.' : undefined}
+        >
+          {MSG_PUBLISH.publishItem}
+        </MenuItem>
+        <RemoveWatermarkItem checked={removeWatermark} onCheckedChange={setRemoveWatermark}>
+          {MSG_DOWNLOAD.removeWatermarkCost(perFile, balance, 'per file')}
+        </RemoveWatermarkItem>
+      </Menu>
+      {publishing && <MomentPublishDialog take={take} media={media} onClose={() => setPublishing(false)} />}
+    </>
   );
 }

@@ -1,8 +1,20 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { clipsBlockedReason, MSG_DOWNLOAD, MSG_MERGE, type Library, type Media, type Moment } from '../../contract';
+import {
+  clipsBlockedReason,
+  MSG_DOWNLOAD,
+  MSG_MERGE,
+  MSG_PUBLISH,
+  RENDER_DEFAULT_HEIGHT,
+  type ClipFraming,
+  type Library,
+  type Media,
+  type Moment,
+} from '../../contract';
+import { clipCrop, cropSize, outputSize } from '../../engine/kernels/cropWindow';
 import { SequenceEngine, type SequenceEngineState } from '../../engine/sequence/SequenceEngine';
 import type { SequenceClip } from '../../engine/sequence/sequenceModel';
 import { buildCompilationPreview, stopCompileWorkers } from '../../workers/compile/compileClient';
+import type { CompileClip } from '../../workers/compile/compile.protocol';
 import { useCredits } from '../hooks/useCredits';
 import { useMediaQuery } from '../hooks/useMediaQuery';
 import { compilationCost, downloadCompilation, type CompilationRange } from '../state/compilation';
@@ -12,11 +24,13 @@ import { showToast } from '../state/toasts';
 import { Button, IconButton } from '../ui/Button';
 import { CheckboxControl } from '../ui/Checkbox';
 import { Dialog } from '../ui/Dialog';
-import { IconDownload, IconFilm, IconFullscreen, IconPause, IconPlay } from '../ui/icons';
+import { IconChevronDown, IconDownload, IconFilm, IconFullscreen, IconPause, IconPlay } from '../ui/icons';
 import { SegmentedControl } from '../ui/SegmentedControl';
 import { Tooltip } from '../ui/Tooltip';
 import { useSessionSound, VolumeControl } from '../media/VolumeControl';
 import { mediaNameOf } from '../media/mediaInfo';
+import { framingPath } from '../media/framingPath';
+import { HandOffMenu, PUBLISH_DEFAULT, PublishOptions, publishChoice, type PublishState } from '../media/PublishOptions';
 import { attachPlayer, previewPlaylistUrl } from '../media/momentPlayer';
 import { MomentList } from './MomentList';
 import { SequencePlayback, type SwitchRecord } from '../../engine/sequence/SequencePlayback';
@@ -115,6 +129,9 @@ export default function MergeDialog({
   const [downloading, setDownloading] = useState(false);
   // Paying is a choice made each time: off whenever the editor opens.
   const [removeWatermark, setRemoveWatermark] = useState(false);
+  // Issue 39: the MP4's shape and captions, and each clip's crop window where the user fixed it (by clip id).
+  const [publish, setPublish] = useState<PublishState>(PUBLISH_DEFAULT);
+  const [framings, setFramings] = useState<Record<string, ClipFraming>>({});
   const { info } = useCredits();
   useSessionSound(videoA);
   useSessionSound(videoB);
@@ -189,12 +206,23 @@ export default function MergeDialog({
 
   const blocked = clipsBlockedReason(clips);
   const poster = clips[0] && tokensReady ? (pictureUrl(clips[0]) ?? undefined) : undefined;
+  const sourceSizeOf = (clip: SequenceClip) => {
+    const v = medias[clip.extendedMediaId.mediaId]?.metadata.video;
+    return v && v.width > 0 && v.height > 0 ? { width: v.width, height: v.height } : null;
+  };
+  const cropping = publish.aspect !== 'source';
   const ranges: CompilationRange[] = clips.map((c) => ({
     libraryId: c.extendedMediaId.libraryId,
     mediaId: c.extendedMediaId.mediaId,
     start: c.beginEndTimestamp.startTime,
     end: c.beginEndTimestamp.endTime,
     mediaDuration: c.mediaDuration,
+    ...(cropping && framings[c.id] ? { framing: framings[c.id] } : {}),
+  }));
+  const referenced = [...new Map(clips.map((c) => [c.extendedMediaId.mediaId, c])).values()].map((c) => ({
+    libraryId: c.extendedMediaId.libraryId,
+    mediaId: c.extendedMediaId.mediaId,
+    name: mediaNameOf(medias[c.extendedMediaId.mediaId]),
   }));
   const { cost } = compilationCost(ranges, true);
   const balance = info?.creditsLeft ?? 0;
@@ -217,17 +245,30 @@ export default function MergeDialog({
     setBuilding(true);
     const t0 = performance.now();
     try {
-      const { blob } = await buildCompilationPreview(
-        clips.map((c) => ({
-          playlistUrl: new URL(
-            previewPlaylistUrl(c.extendedMediaId.libraryId, c.extendedMediaId.mediaId, previewTokenOf(c.extendedMediaId.libraryId)!),
-            location.href,
-          ).href,
-          start: c.beginEndTimestamp.startTime,
-          end: c.beginEndTimestamp.endTime,
-          frameRate: c.frameRate,
-        })),
+      const aspect = publish.aspect;
+      const compileClips: CompileClip[] = await Promise.all(
+        clips.map(async (c) => {
+          const { libraryId, mediaId } = c.extendedMediaId;
+          const { startTime: start, endTime: end } = c.beginEndTimestamp;
+          const clip: CompileClip = {
+            playlistUrl: new URL(previewPlaylistUrl(libraryId, mediaId, previewTokenOf(libraryId)!), location.href).href,
+            start,
+            end,
+            frameRate: c.frameRate,
+          };
+          if (aspect === 'source') return clip;
+          // The render's shape: each clip cropped along its path (or where the user fixed it), all scaled alike.
+          const source = sourceSizeOf(c);
+          const size = source ? cropSize(aspect, source.width, source.height) : null;
+          const path = size && !framings[c.id] ? await framingPath(libraryId, mediaId, aspect, start, end) : null;
+          return {
+            ...clip,
+            crop: clipCrop(size ?? { width: 1, height: 1 }, framings[c.id], path?.points),
+            output: outputSize(aspect, RENDER_DEFAULT_HEIGHT),
+          };
+        }),
       );
+      const { blob } = await buildCompilationPreview(compileClips);
       setPreview({ url: URL.createObjectURL(blob), ms: performance.now() - t0 });
       setView('preview');
     } catch {
@@ -240,7 +281,7 @@ export default function MergeDialog({
   const download = async () => {
     if (blocked) return;
     setDownloading(true);
-    await downloadCompilation(ranges, firstLibrary, removeWatermark);
+    await downloadCompilation(ranges, firstLibrary, removeWatermark, publishChoice(publish));
     setDownloading(false);
   };
 
@@ -269,6 +310,7 @@ export default function MergeDialog({
         ]}
       />
       <span className="merge-footer__gif muted">{MSG_MERGE.gifCompilationsSoon}</span>
+      <PublishOptions value={publish} onChange={setPublish} />
       <label className="merge-footer__watermark">
         <CheckboxControl checked={removeWatermark} onCheckedChange={setRemoveWatermark} label={MSG_DOWNLOAD.removeWatermark} />
         <span>
@@ -277,6 +319,17 @@ export default function MergeDialog({
         </span>
       </label>
       <span className="merge-footer__spacer" />
+      <HandOffMenu
+        clips={ranges}
+        medias={referenced}
+        baseName={`${firstLibrary}_compilation`}
+        disabled={blocked}
+        trigger={(busy) => (
+          <Button variant="secondary" busy={busy}>
+            {MSG_PUBLISH.moreDownloads} <IconChevronDown size={16} />
+          </Button>
+        )}
+      />
       <Button variant="secondary" onClick={() => void buildPreview()} busy={building} disabled={Boolean(blocked) || !tokensReady}>
         <IconFilm size={16} /> {building ? MSG_MERGE.previewBuilding : 'Build preview'}
       </Button>
@@ -346,7 +399,17 @@ export default function MergeDialog({
           </IconButton>
         </div>
         <div ref={setTimelineEl} className="merge__timeline" aria-hidden="true" data-testid="sequence-timeline" />
-        <MomentList engine={engine} pictureOf={pictureUrl} />
+        <MomentList
+          engine={engine}
+          pictureOf={pictureUrl}
+          cropOf={(clip) => ({ aspect: publish.aspect, sourceSize: sourceSizeOf(clip), framing: framings[clip.id] })}
+          onFraming={(id, framing) =>
+            setFramings((all) => {
+              const { [id]: _, ...rest } = all;
+              return framing ? { ...rest, [id]: framing } : rest;
+            })
+          }
+        />
         {blocked && <p className="merge__blocked">{blocked}</p>}
       </div>
     </Dialog>

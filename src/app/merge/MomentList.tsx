@@ -1,10 +1,10 @@
 import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
-import { MOMENT_LIST_ITEM_WIDTH } from '../../contract';
+import { MOMENT_LIST_ITEM_WIDTH, type ClipFraming } from '../../contract';
 import type { SequenceEngine, SequenceEngineState } from '../../engine/sequence/SequenceEngine';
 import { clipStarts, type SequenceClip } from '../../engine/sequence/sequenceModel';
 import { IconButton } from '../ui/Button';
 import { IconChevronLeft, IconPlus, IconTrash, IconTrim } from '../ui/icons';
-import { ClipTrimDialog } from './ClipTrimDialog';
+import { ClipTrimDialog, type ClipCropContext } from './ClipTrimDialog';
 import { formatPreciseTimecode } from '../ui/format';
 import { useSequenceValue } from '../timeline/useEngineValue';
 
@@ -17,7 +17,19 @@ const selectCurrent = (s: SequenceEngineState) => s.current;
  * focused item (the item keeps focus; a live region says where it went). Each item also duplicates,
  * trims and removes its clip; every change goes through the editor, so it is undoable.
  */
-export function MomentList({ engine, pictureOf }: { engine: SequenceEngine | null; pictureOf: (clip: SequenceClip) => string | null }) {
+export function MomentList({
+  engine,
+  pictureOf,
+  cropOf,
+  onFraming,
+}: {
+  engine: SequenceEngine | null;
+  pictureOf: (clip: SequenceClip) => string | null;
+  /** Issue 39: the compilation's crop for a clip (its Trim dialog shows the window when the aspect crops). */
+  cropOf?: (clip: SequenceClip) => ClipCropContext;
+  /** The crop window's centre the user fixed for a clip (undefined: follow the subject again). */
+  onFraming?: (clipId: string, framing: ClipFraming | undefined) => void;
+}) {
   const [announcement, setAnnouncement] = useState('');
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const [trimming, setTrimming] = useState<number | null>(null);
@@ -132,7 +144,12 @@ export function MomentList({ engine, pictureOf }: { engine: SequenceEngine | nul
       {trimming !== null && clips[trimming] && (
         <ClipTrimDialog
           clip={clips[trimming]!}
-          onConfirm={(start, end) => engine?.trimTo(trimming, start, end)}
+          crop={cropOf?.(clips[trimming]!)}
+          onConfirm={(start, end, framing) => {
+            // The range is an undoable edit of the editor; the framing is the merge dialog's, per clip.
+            onFraming?.(clips[trimming]!.id, framing);
+            engine?.trimTo(trimming, start, end);
+          }}
           onClose={() => setTrimming(null)}
         />
       )}

@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { MSG_DOWNLOAD, MSG_PUBLISH, type ClipFraming, type Media } from '../../contract';
+import { cropSize } from '../../engine/kernels/cropWindow';
+import { useCredits } from '../hooks/useCredits';
+import { compilationCost, downloadCompilation, type CompilationRange } from '../state/compilation';
+import type { MomentToTake } from '../state/downloads';
+import { Button } from '../ui/Button';
+import { Checkbox } from '../ui/Checkbox';
+import { Dialog } from '../ui/Dialog';
+import { IconChevronDown, IconDownload } from '../ui/icons';
+import { CropWindow } from './CropWindow';
+import { HandOffMenu, PUBLISH_DEFAULT, PublishOptions, publishChoice, type PublishState } from './PublishOptions';
+
+/**
+ * Issue 39: one moment's publish-ready download, chosen from its download menu: the MP4's shape (the
+ * crop window over the moment, to drag when it should not follow the subject) and captions, with the
+ * watermark switch and its cost (captions are free: the price is the moment's MP4 price), and its
+ * subtitles, an editor's project and the original.
+ */
+export function MomentPublishDialog({ take, media, onClose }: { take: MomentToTake; media: Media | undefined; onClose: () => void }) {
+  const [publish, setPublish] = useState<PublishState>(PUBLISH_DEFAULT);
+  const [framing, setFraming] = useState<ClipFraming | undefined>(undefined);
+  // Paying is a choice made each time: off whenever the dialog opens.
+  const [removeWatermark, setRemoveWatermark] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const { info } = useCredits();
+  const v = media?.metadata.video;
+  const sourceSize = v && v.width > 0 && v.height > 0 ? { width: v.width, height: v.height } : null;
+  const size = sourceSize ? cropSize(publish.aspect, sourceSize.width, sourceSize.height) : null;
+  const range: CompilationRange = {
+    libraryId: take.libraryId,
+    mediaId: take.mediaId,
+    start: take.start,
+    end: take.end,
+    mediaDuration: take.mediaDuration,
+    ...(size && framing ? { framing } : {}),
+  };
+  const price = compilationCost([range], true).cost;
+  const cost = compilationCost([range], removeWatermark).cost;
+  const balance = info?.creditsLeft ?? 0;
+
+  const download = async () => {
+    setBusy(true);
+    const saved = await downloadCompilation([range], take.libraryName, removeWatermark, publishChoice(publish), take.mediaName);
+    setBusy(false);
+    if (saved) onClose();
+  };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      width={size ? 720 : 560}
+      title={MSG_PUBLISH.publishTitle}
+      description={MSG_PUBLISH.publishDescription}
+      footer={
+        <div className="publish-dialog__footer">
+          <HandOffMenu
+            clips={[range]}
+            medias={[{ libraryId: take.libraryId, mediaId: take.mediaId, name: take.mediaName }]}
+            baseName={`${take.libraryName}_${take.mediaName.replace(/\.[a-z0-9]{2,4}$/i, '')}`}
+            trigger={(handing) => (
+              <Button variant="secondary" busy={handing}>
+                {MSG_PUBLISH.moreDownloads} <IconChevronDown size={16} />
+              </Button>
+            )}
+          />
+          <Button onClick={() => void download()} busy={busy}>
+            <IconDownload size={16} /> {MSG_PUBLISH.downloadMp4}
+            {removeWatermark && <span className="merge-footer__price">{MSG_DOWNLOAD.credits(cost)}</span>}
+          </Button>
+        </div>
+      }
+    >
+      <div className="publish-dialog" data-testid="publish-dialog">
+        <PublishOptions value={publish} onChange={setPublish} />
+        {size && sourceSize && (
+          <CropWindow
+            libraryId={take.libraryId}
+            mediaId={take.mediaId}
+            range={{ startTime: take.start, endTime: take.end }}
+            aspect={publish.aspect}
+            size={size}
+            sourceSize={sourceSize}
+            framing={framing}
+            onFramingChange={setFraming}
+          />
+        )}
+        <Checkbox
+          checked={removeWatermark}
+          onCheckedChange={setRemoveWatermark}
+          label={
+            <span>
+              {MSG_DOWNLOAD.removeWatermark}
+              <span className="merge-footer__cost muted">{MSG_DOWNLOAD.removeWatermarkCost(price, balance)}</span>
+            </span>
+          }
+        />
+      </div>
+    </Dialog>
+  );
+}
