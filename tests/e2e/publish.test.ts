@@ -1,0 +1,234 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CDPSession, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CAPTION_STYLE_LABELS, EXPORT_FORMAT_LABELS, MSG_MERGE, MSG_PUBLISH, RENDER_ASPECT_LABELS, ROUTES } from '../../src/contract';
+import { uploadIndexed } from '../fixtures/counterVideo';
+import { FOX_PHRASE, makeSpeechVideo } from '../fixtures/makeMedia';
+import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, type Viewport } from './harness';
+
+/**
+ * Publish-ready moments in the app (issue 39): three search results merged into a vertical (9:16)
+ * captioned compilation with a subtitle track, downloaded and read back with ffprobe; the clip
+ * editor's crop window dragged (mouse, keys, touch) and given back to the subject; the local preview
+ * built in the same shape; the compilation exported as an MLT project with its originals and
+ * rendered by Debian's melt to the merge's length. Screenshots of the merge dialog, the moment's
+ * publish dialog and the crop window at 1280x800 and 375x812 (touch).
+ */
+
+const { app, openBrowser } = e2eSuite();
+
+/** A speaker saying the fox sentence three times (three transcript lines, three moments), 640x360. */
+let shared: Promise<{ email: string; password: string; libraryId: string; mediaId: string }> | null = null;
+function account() {
+  shared ??= (async () => {
+    const email = uniqueEmail('publish');
+    const password = 'publish password';
+    await createVerifiedUser(app, email, password);
+    const { library, media } = await uploadIndexed(app.url, email, password, 'interview.mp4', (file) =>
+      makeSpeechVideo(file, [FOX_PHRASE, FOX_PHRASE, FOX_PHRASE], { gapSeconds: 2.5, width: 640, height: 360 }),
+    );
+    expect(media.status).toBe('completed');
+    return { email, password, libraryId: library._id, mediaId: media._id };
+  })();
+  return shared;
+}
+
+type Account = Awaited<ReturnType<typeof account>>;
+
+async function searchPage(a: Account, viewport: Viewport, touch = false) {
+  const browser = await openBrowser(viewport, { touch });
+  const q = new URLSearchParams({ libs: a.libraryId, search: 'transcript', text: 'quick brown fox' });
+  await signIn(browser.page, app.url, a.email, a.password, `${ROUTES.search}?${q}`);
+  await browser.page.waitForURL((u) => u.pathname === ROUTES.search);
+  const cards = browser.page.locator(`.moment-card:not(.moment-card--skeleton)[data-media-id="${a.mediaId}"]`);
+  await expect.poll(() => cards.count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+  return { ...browser, cards };
+}
+
+/** Selects the first three results and opens the merge dialog on them. */
+async function mergeThree(page: Page, cards: Locator) {
+  for (const card of (await cards.all()).slice(0, 3)) await card.getByRole('checkbox').check();
+  await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: MSG_MERGE.merge }).click();
+  const dialog = page.getByRole('dialog', { name: MSG_MERGE.dialogTitle });
+  await dialog.getByTestId('sequence-timeline').locator('canvas').waitFor({ timeout: 30_000 });
+  await expect.poll(() => page.getByTestId('merge-clip').count()).toBe(3);
+  return dialog;
+}
+
+const shot = async (page: Page, name: string) => {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+};
+
+const ffprobe = (file: string) =>
+  JSON.parse(
+    execFileSync(
+      'ffprobe',
+      ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height:format=duration', '-of', 'json', file],
+      {
+        encoding: 'utf8',
+      },
+    ),
+  ) as { streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number }>; format: { duration: string } };
+
+/** Saves the next download started by `start` into `dir`; its path. */
+async function downloaded(page: Page, dir: string, start: () => Promise<void>, timeout = 180_000) {
+  const saved = page.waitForEvent('download', { timeout });
+  await start();
+  const download = await saved;
+  expect(await download.failure()).toBeNull();
+  const file = path.join(dir, download.suggestedFilename());
+  await download.saveAs(file);
+  return file;
+}
+
+const windowCentre = async (win: Locator) => Number(await win.getAttribute('data-x'));
+
+/** A finger drag by CDP touch events (Playwright's touchscreen only taps). */
+async function touchDrag(cdp: CDPSession, from: { x: number; y: number }, dx: number) {
+  const point = (x: number) => [{ x, y: from.y, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(from.x) });
+  for (let i = 1; i <= 8; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(from.x + (dx * i) / 8) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+describe('publish-ready moments (issue 39)', () => {
+  it(
+    'a vertical captioned compilation of three results, its crop window, preview, download and MLT export rendered by melt',
+    { timeout: 600_000 },
+    async () => {
+      const a = await account();
+      const { page, cards } = await searchPage(a, { width: 1280, height: 800 });
+      const dialog = await mergeThree(page, cards);
+      const lengths = await page.getByTestId('merge-clip').locator('.moment-list__range').allInnerTexts();
+      const mergeSeconds = lengths.reduce((s, t) => s + Number(/([\d.]+) s$/.exec(t.trim())![1]), 0);
+
+      // The shape and captions: 9:16, the bottom bar burned in, a subtitle track.
+      await dialog.getByLabel(MSG_PUBLISH.aspect).selectOption({ label: RENDER_ASPECT_LABELS['9:16'] });
+      await dialog.getByLabel(MSG_PUBLISH.captions).selectOption({ label: CAPTION_STYLE_LABELS.bar });
+      await dialog.getByRole('checkbox', { name: MSG_PUBLISH.subtitleTrack }).check();
+      // Captions are free: the price of removing the watermark is what it was.
+      await shot(page, 'publish-merge-1280');
+
+      // The clip editor shows the 9:16 window over the 16:9 picture; a drag fixes it, the keys move it, Follow subject frees it.
+      await page
+        .getByTestId('merge-clip')
+        .first()
+        .getByRole('button', { name: /^Trim / })
+        .click();
+      const trim = page.getByRole('dialog', { name: /^Trim / });
+      const win = trim.getByRole('slider', { name: MSG_PUBLISH.cropWindow });
+      await win.waitFor();
+      const box = (await win.boundingBox())!;
+      const picture = (await trim.locator('.crop-view__picture').boundingBox())!;
+      expect(box.width / picture.width).toBeCloseTo(9 / 16 / (16 / 9), 2);
+      const before = await windowCentre(win);
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 - picture.width * 0.2, box.y + box.height / 2, { steps: 8 });
+      await page.mouse.up();
+      await expect.poll(() => windowCentre(win)).toBeCloseTo(Math.max(0.158, before - 0.2), 1);
+      await expect.poll(() => trim.getByTestId('crop-status').innerText()).toBe(MSG_PUBLISH.fixed);
+      const dragged = await windowCentre(win);
+      await win.focus();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => windowCentre(win)).toBeCloseTo(dragged + 0.01, 3);
+      await shot(page, 'publish-crop-1280');
+      await trim.getByRole('button', { name: MSG_PUBLISH.followSubject }).click();
+      await expect.poll(() => trim.getByTestId('crop-status').innerText()).not.toBe(MSG_PUBLISH.fixed);
+      // Fixed again, and kept for the render.
+      await win.focus();
+      await page.keyboard.press('Shift+ArrowLeft');
+      await expect.poll(() => trim.getByTestId('crop-status').innerText()).toBe(MSG_PUBLISH.fixed);
+      await trim.getByRole('button', { name: 'Confirm' }).click();
+      await trim.waitFor({ state: 'detached' });
+
+      // The local preview has the render's shape.
+      await dialog.getByRole('button', { name: 'Build preview' }).click();
+      const preview = dialog.getByTestId('local-preview');
+      await preview.waitFor({ timeout: 240_000 });
+      await expect
+        .poll(() => preview.evaluate((v: HTMLVideoElement) => (v.videoHeight ? v.videoWidth / v.videoHeight : 0)), { timeout: 30_000 })
+        .toBeCloseTo(9 / 16, 1);
+
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-publish-'));
+      // The MP4: 9:16, with a subtitle stream.
+      const mp4 = await downloaded(page, work, () => dialog.getByRole('button', { name: /^Download MP4/ }).click());
+      const probe = ffprobe(mp4);
+      const video = probe.streams.find((s) => s.codec_type === 'video')!;
+      expect(video.width! / video.height!, JSON.stringify(probe)).toBeCloseTo(9 / 16, 2);
+      expect(
+        probe.streams.filter((s) => s.codec_type === 'subtitle').map((s) => s.codec_name),
+        JSON.stringify(probe),
+      ).toEqual(['mov_text']);
+      expect(Number(probe.format.duration)).toBeCloseTo(mergeSeconds, 0);
+
+      // The MLT project and the original it references, rendered by melt to the merge's length.
+      const menu = () => dialog.getByRole('button', { name: new RegExp(`^${MSG_PUBLISH.moreDownloads}`) }).click();
+      const project = await downloaded(page, work, async () => {
+        await menu();
+        await page.getByRole('menuitem', { name: EXPORT_FORMAT_LABELS.mlt }).click();
+      });
+      expect(path.extname(project)).toBe('.mlt');
+      await downloaded(page, work, async () => {
+        await menu();
+        await page.getByRole('menuitem', { name: MSG_PUBLISH.original('interview.mp4') }).click();
+      });
+      const rendered = path.join(work, 'melt.mp4');
+      execFileSync('melt', ['-quiet', project, '-consumer', `avformat:${rendered}`, 'vcodec=libx264', 'acodec=aac'], {
+        cwd: work,
+        stdio: 'pipe',
+        timeout: 180_000,
+      });
+      const meltSeconds = Number(ffprobe(rendered).format.duration);
+      console.log('publish figures', JSON.stringify({ mergeSeconds, render: probe.format.duration, meltSeconds }));
+      expect(Math.abs(meltSeconds - mergeSeconds), `melt ${meltSeconds} s, merge ${mergeSeconds} s`).toBeLessThan(0.2);
+      fs.rmSync(work, { recursive: true, force: true });
+    },
+  );
+
+  it(
+    'on a phone (375x812, touch): the merge and publish dialogs fit, and a finger drags the crop window',
+    { timeout: 300_000 },
+    async () => {
+      const a = await account();
+      const { page, context, cards } = await searchPage(a, { width: 375, height: 812 }, true);
+      // A moment's own download: its menu opens the publish dialog.
+      await cards
+        .first()
+        .getByRole('button', { name: /^Download moment/ })
+        .click();
+      await page.getByRole('menuitem', { name: MSG_PUBLISH.publishItem }).click();
+      const publish = page.getByRole('dialog', { name: MSG_PUBLISH.publishTitle });
+      await publish.getByLabel(MSG_PUBLISH.aspect).selectOption({ label: RENDER_ASPECT_LABELS['1:1'] });
+      await publish.getByRole('slider', { name: MSG_PUBLISH.cropWindow }).waitFor();
+      await shot(page, 'publish-moment-375');
+      await publish.getByRole('button', { name: 'Close' }).click();
+      await publish.waitFor({ state: 'detached' });
+
+      const dialog = await mergeThree(page, cards);
+      await dialog.getByLabel(MSG_PUBLISH.aspect).selectOption({ label: RENDER_ASPECT_LABELS['9:16'] });
+      await dialog.getByTestId('publish-options').scrollIntoViewIfNeeded();
+      await shot(page, 'publish-merge-375');
+      await page
+        .getByTestId('merge-clip')
+        .first()
+        .getByRole('button', { name: /^Trim / })
+        .click();
+      const trim = page.getByRole('dialog', { name: /^Trim / });
+      const win = trim.getByRole('slider', { name: MSG_PUBLISH.cropWindow });
+      await win.waitFor();
+      const box = (await win.boundingBox())!;
+      const picture = (await trim.locator('.crop-view__picture').boundingBox())!;
+      const before = await windowCentre(win);
+      const cdp = await context.newCDPSession(page);
+      await touchDrag(cdp, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, picture.width * 0.25);
+      await expect.poll(() => windowCentre(win)).toBeCloseTo(Math.min(1 - 0.158, before + 0.25), 1);
+      await expect.poll(() => trim.getByTestId('crop-status').innerText()).toBe(MSG_PUBLISH.fixed);
+      await shot(page, 'publish-crop-375');
+    },
+  );
+});
