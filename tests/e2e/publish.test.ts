@@ -122,6 +122,9 @@ describe('publish-ready moments (issue 39)', () => {
       const trim = page.getByRole('dialog', { name: /^Trim / });
       const win = trim.getByRole('slider', { name: MSG_PUBLISH.cropWindow });
       await win.waitFor();
+      await expect
+        .poll(() => trim.locator('video').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 })
+        .toBeGreaterThanOrEqual(2);
       const box = (await win.boundingBox())!;
       const picture = (await trim.locator('.crop-view__picture').boundingBox())!;
       expect(box.width / picture.width).toBeCloseTo(9 / 16 / (16 / 9), 2);
@@ -205,6 +208,9 @@ describe('publish-ready moments (issue 39)', () => {
       const publish = page.getByRole('dialog', { name: MSG_PUBLISH.publishTitle });
       await publish.getByLabel(MSG_PUBLISH.aspect).selectOption({ label: RENDER_ASPECT_LABELS['1:1'] });
       await publish.getByRole('slider', { name: MSG_PUBLISH.cropWindow }).waitFor();
+      await expect
+        .poll(() => publish.locator('video').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 })
+        .toBeGreaterThanOrEqual(2);
       await shot(page, 'publish-moment-375');
       await publish.getByRole('button', { name: 'Close' }).click();
       await publish.waitFor({ state: 'detached' });
@@ -221,6 +227,9 @@ describe('publish-ready moments (issue 39)', () => {
       const trim = page.getByRole('dialog', { name: /^Trim / });
       const win = trim.getByRole('slider', { name: MSG_PUBLISH.cropWindow });
       await win.waitFor();
+      await expect
+        .poll(() => trim.locator('video').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 })
+        .toBeGreaterThanOrEqual(2);
       const box = (await win.boundingBox())!;
       const picture = (await trim.locator('.crop-view__picture').boundingBox())!;
       const before = await windowCentre(win);

@@ -57,7 +57,7 @@ export function MomentPublishDialog({ take, media, onClose }: { take: MomentToTa
         <div className="publish-dialog__footer">
           <HandOffMenu
             clips={[range]}
-            medias={[{ libraryId: take.libraryId, mediaId: take.mediaId, name: take.mediaName }]}
+            medias={[{ libraryId: take.libraryId, mediaId: take.mediaId, name: media?.metadata.filename || take.mediaName }]}
             baseName={`${take.libraryName}_${take.mediaName.replace(/\.[a-z0-9]{2,4}$/i, '')}`}
             trigger={(handing) => (
               <Button variant="secondary" busy={handing}>

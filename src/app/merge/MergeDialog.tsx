@@ -222,7 +222,8 @@ export default function MergeDialog({
   const referenced = [...new Map(clips.map((c) => [c.extendedMediaId.mediaId, c])).values()].map((c) => ({
     libraryId: c.extendedMediaId.libraryId,
     mediaId: c.extendedMediaId.mediaId,
-    name: mediaNameOf(medias[c.extendedMediaId.mediaId]),
+    // The original's own file name: the name an editor's project refers to it by.
+    name: medias[c.extendedMediaId.mediaId]?.metadata.filename || mediaNameOf(medias[c.extendedMediaId.mediaId]),
   }));
   const { cost } = compilationCost(ranges, true);
   const balance = info?.creditsLeft ?? 0;
