@@ -102,6 +102,22 @@ describe('publish-ready moments (issue 39)', () => {
     async () => {
       const a = await account();
       const { page, cards } = await searchPage(a, { width: 1280, height: 800 });
+      // A moment's own publish dialog: the crop window over its picture for the chosen shape.
+      await cards
+        .first()
+        .getByRole('button', { name: /^Download moment/ })
+        .click();
+      await page.getByRole('menuitem', { name: MSG_PUBLISH.publishItem }).click();
+      const publish = page.getByRole('dialog', { name: MSG_PUBLISH.publishTitle });
+      await publish.getByLabel(MSG_PUBLISH.aspect).selectOption({ label: RENDER_ASPECT_LABELS['4:5'] });
+      await publish.getByRole('slider', { name: MSG_PUBLISH.cropWindow }).waitFor();
+      await expect
+        .poll(() => publish.locator('video').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 })
+        .toBeGreaterThanOrEqual(2);
+      await shot(page, 'publish-moment-1280');
+      await publish.getByRole('button', { name: 'Close' }).click();
+      await publish.waitFor({ state: 'detached' });
+
       const dialog = await mergeThree(page, cards);
       const lengths = await page.getByTestId('merge-clip').locator('.moment-list__range').allInnerTexts();
       const mergeSeconds = lengths.reduce((s, t) => s + Number(/([\d.]+) s$/.exec(t.trim())![1]), 0);
