@@ -71,8 +71,9 @@ export function CropWindow({
 
   const bind = useDrag(
     ({ movement: [mx, my], memo, first, type }) => {
-      // Pointers only (mouse, pen, touch): the arrow keys are ours, and the gesture's key-up replayed its last drag.
-      if (!type.startsWith('pointer')) return memo as ClipFraming | undefined;
+      // Pointers and fingers only (pointer.touch: touch events): the arrow keys are ours, and the
+      // gesture's key-up replayed its last drag.
+      if (type.startsWith('key')) return memo as ClipFraming | undefined;
       const from = (first || !memo ? centre : memo) as ClipFraming;
       const box = picture.current?.getBoundingClientRect();
       if (box && box.width > 0 && box.height > 0) move({ x: from.x + mx / box.width, y: from.y + my / box.height });
