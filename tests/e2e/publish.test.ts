@@ -4,10 +4,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CDPSession, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CAPTION_STYLE_LABELS, EXPORT_FORMAT_LABELS, MSG_MERGE, MSG_PUBLISH, RENDER_ASPECT_LABELS, ROUTES } from '../../src/contract';
+import {
+  API,
+  CAPTION_STYLE_LABELS,
+  EXPORT_FORMAT_LABELS,
+  MSG_DOWNLOAD,
+  MSG_MERGE,
+  MSG_PUBLISH,
+  RENDER_ASPECT_LABELS,
+  ROUTES,
+} from '../../src/contract';
 import { uploadIndexed } from '../fixtures/counterVideo';
 import { FOX_PHRASE, makeSpeechVideo } from '../fixtures/makeMedia';
-import { createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, type Viewport } from './harness';
+import { apiCall, createVerifiedUser, e2eSuite, SCREENSHOT_DIR, signIn, uniqueEmail, type Viewport } from './harness';
 
 /**
  * Publish-ready moments in the app (issue 39): three search results merged into a vertical (9:16)
@@ -122,11 +131,18 @@ describe('publish-ready moments (issue 39)', () => {
       const lengths = await page.getByTestId('merge-clip').locator('.moment-list__range').allInnerTexts();
       const mergeSeconds = lengths.reduce((s, t) => s + Number(/([\d.]+) s$/.exec(t.trim())![1]), 0);
 
+      // What removing the watermark costs, before the shape and captions are chosen.
+      const priced = async () =>
+        Number(/^([\d,]+) credits/.exec(await dialog.locator('.merge-footer__cost').innerText())?.[1]?.replace(/,/g, ''));
+      await expect.poll(priced, { timeout: 30_000 }).toBeGreaterThan(0);
+      const plainPrice = await priced();
+
       // The shape and captions: 9:16, the bottom bar burned in, a subtitle track.
       await dialog.getByLabel(MSG_PUBLISH.aspect).selectOption({ label: RENDER_ASPECT_LABELS['9:16'] });
       await dialog.getByLabel(MSG_PUBLISH.captions).selectOption({ label: CAPTION_STYLE_LABELS.bar });
       await dialog.getByRole('checkbox', { name: MSG_PUBLISH.subtitleTrack }).check();
-      // Captions are free: the price of removing the watermark is what it was.
+      // Captions and the shape are free: the price of removing the watermark is what it was.
+      expect(await priced()).toBe(plainPrice);
       await shot(page, 'publish-merge-1280');
 
       // The clip editor shows the 9:16 window over the 16:9 picture; a drag fixes it, the keys move it, Follow subject frees it.
@@ -174,8 +190,12 @@ describe('publish-ready moments (issue 39)', () => {
         .toBeCloseTo(9 / 16, 1);
 
       const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-publish-'));
-      // The MP4: 9:16, with a subtitle stream.
+      // The MP4 without the watermark, charged the price shown: 9:16, with a subtitle stream.
+      await dialog.getByRole('checkbox', { name: MSG_DOWNLOAD.removeWatermark }).click();
+      const balance = async () => (await apiCall<{ creditsLeft: number }>(page, 'GET', API.billingInfo)).creditsLeft;
+      const credits = await balance();
       const mp4 = await downloaded(page, work, () => dialog.getByRole('button', { name: /^Download MP4/ }).click());
+      await expect.poll(balance, { timeout: 30_000 }).toBe(credits - plainPrice);
       const probe = ffprobe(mp4);
       const video = probe.streams.find((s) => s.codec_type === 'video')!;
       expect(video.width! / video.height!, JSON.stringify(probe)).toBeCloseTo(9 / 16, 2);
