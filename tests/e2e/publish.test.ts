@@ -212,6 +212,20 @@ describe('publish-ready moments (issue 39)', () => {
         await page.getByRole('menuitem', { name: EXPORT_FORMAT_LABELS.mlt }).click();
       });
       expect(path.extname(project)).toBe('.mlt');
+      // The compilation's subtitles: cues on its clock, none past its end.
+      const srt = await downloaded(page, work, async () => {
+        await menu();
+        await page.getByRole('menuitem', { name: MSG_PUBLISH.subtitleFormatLabels.srt }).click();
+      });
+      const cues = [...fs.readFileSync(srt, 'utf8').matchAll(/(\d\d):(\d\d):(\d\d),(\d{3}) --> (\d\d):(\d\d):(\d\d),(\d{3})/g)].map(
+        (m) => ({
+          start: +m[1]! * 3600 + +m[2]! * 60 + +m[3]! + +m[4]! / 1000,
+          end: +m[5]! * 3600 + +m[6]! * 60 + +m[7]! + +m[8]! / 1000,
+        }),
+      );
+      expect(path.extname(srt)).toBe('.srt');
+      expect(cues.length).toBeGreaterThanOrEqual(3);
+      expect(Math.max(...cues.map((c) => c.end))).toBeLessThanOrEqual(mergeSeconds + 0.1);
       await downloaded(page, work, async () => {
         await menu();
         await page.getByRole('menuitem', { name: MSG_PUBLISH.original('interview.mp4') }).click();
