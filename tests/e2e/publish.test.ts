@@ -204,6 +204,19 @@ describe('publish-ready moments (issue 39)', () => {
         JSON.stringify(probe),
       ).toEqual(['mov_text']);
       expect(Number(probe.format.duration)).toBeCloseTo(mergeSeconds, 0);
+      // A frame of it while the first clip's words are said, kept to look at beside the screenshots.
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-ss',
+        '1.5',
+        '-i',
+        mp4,
+        '-frames:v',
+        '1',
+        path.join(SCREENSHOT_DIR, 'publish-render-frame.png'),
+      ]);
 
       // The MLT project and the original it references, rendered by melt to the merge's length.
       const menu = () => dialog.getByRole('button', { name: new RegExp(`^${MSG_PUBLISH.moreDownloads}`) }).click();
