@@ -222,6 +222,8 @@ describe('publish-ready moments (issue 39)', () => {
       const menu = () => dialog.getByRole('button', { name: new RegExp(`^${MSG_PUBLISH.moreDownloads}`) }).click();
       const project = await downloaded(page, work, async () => {
         await menu();
+        await page.getByRole('menuitem', { name: EXPORT_FORMAT_LABELS.mlt }).waitFor();
+        await shot(page, 'publish-handoff-1280');
         await page.getByRole('menuitem', { name: EXPORT_FORMAT_LABELS.mlt }).click();
       });
       expect(path.extname(project)).toBe('.mlt');
