@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MSG_DOWNLOAD, MSG_PUBLISH, type ClipFraming, type Media } from '../../contract';
+import { exportFileNames, MSG_DOWNLOAD, MSG_PUBLISH, type ClipFraming, type Media } from '../../contract';
 import { cropSize } from '../../engine/kernels/cropWindow';
 import { useCredits } from '../hooks/useCredits';
 import { compilationCost, downloadCompilation, type CompilationRange } from '../state/compilation';
@@ -35,6 +35,10 @@ export function MomentPublishDialog({ take, media, onClose }: { take: MomentToTa
     mediaDuration: take.mediaDuration,
     ...(size && framing ? { framing } : {}),
   };
+  // The name the editor's project refers to the original by (contract exportFileNames).
+  const originalName = exportFileNames([{ mediaId: take.mediaId, filename: media?.metadata.filename || take.mediaName }]).get(
+    take.mediaId,
+  )!;
   const price = compilationCost([range], true).cost;
   const cost = compilationCost([range], removeWatermark).cost;
   const balance = info?.creditsLeft ?? 0;
@@ -57,7 +61,7 @@ export function MomentPublishDialog({ take, media, onClose }: { take: MomentToTa
         <div className="publish-dialog__footer">
           <HandOffMenu
             clips={[range]}
-            medias={[{ libraryId: take.libraryId, mediaId: take.mediaId, name: media?.metadata.filename || take.mediaName }]}
+            medias={[{ libraryId: take.libraryId, mediaId: take.mediaId, name: originalName }]}
             baseName={`${take.libraryName}_${take.mediaName.replace(/\.[a-z0-9]{2,4}$/i, '')}`}
             trigger={(handing) => (
               <Button variant="secondary" busy={handing}>

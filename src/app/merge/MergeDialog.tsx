@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   clipsBlockedReason,
+  exportFileNames,
   MSG_DOWNLOAD,
   MSG_MERGE,
   MSG_PUBLISH,
@@ -219,11 +220,17 @@ export default function MergeDialog({
     mediaDuration: c.mediaDuration,
     ...(cropping && framings[c.id] ? { framing: framings[c.id] } : {}),
   }));
+  // The originals under the names the editor's project refers to them by (contract exportFileNames).
+  const originalNames = exportFileNames(
+    clips.map((c) => ({
+      mediaId: c.extendedMediaId.mediaId,
+      filename: medias[c.extendedMediaId.mediaId]?.metadata.filename || mediaNameOf(medias[c.extendedMediaId.mediaId]),
+    })),
+  );
   const referenced = [...new Map(clips.map((c) => [c.extendedMediaId.mediaId, c])).values()].map((c) => ({
     libraryId: c.extendedMediaId.libraryId,
     mediaId: c.extendedMediaId.mediaId,
-    // The original's own file name: the name an editor's project refers to it by.
-    name: medias[c.extendedMediaId.mediaId]?.metadata.filename || mediaNameOf(medias[c.extendedMediaId.mediaId]),
+    name: originalNames.get(c.extendedMediaId.mediaId)!,
   }));
   const { cost } = compilationCost(ranges, true);
   const balance = info?.creditsLeft ?? 0;
