@@ -219,7 +219,14 @@ describe('publish-ready moments (issue 39)', () => {
       ]);
 
       // The MLT project and the original it references, rendered by melt to the merge's length.
-      const menu = () => dialog.getByRole('button', { name: new RegExp(`^${MSG_PUBLISH.moreDownloads}`) }).click();
+      // Opened when the last hand-over has finished (the button is busy while one is made) and the menu is closed.
+      const menu = async () => {
+        const trigger = dialog.getByRole('button', { name: new RegExp(`^${MSG_PUBLISH.moreDownloads}`) });
+        await page.getByRole('menu', { name: MSG_PUBLISH.moreDownloads }).waitFor({ state: 'detached' });
+        await expect.poll(() => trigger.getAttribute('aria-busy')).not.toBe('true');
+        await trigger.click();
+        await page.getByRole('menu', { name: MSG_PUBLISH.moreDownloads }).waitFor();
+      };
       const project = await downloaded(page, work, async () => {
         await menu();
         await page.getByRole('menuitem', { name: EXPORT_FORMAT_LABELS.mlt }).waitFor();
