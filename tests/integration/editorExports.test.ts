@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, MSG_RENDER, type CompilationExportBody, type ExportFormat, type Media, type RenderAnswer } from '../../src/contract';
-import { makeCounterVideo } from '../fixtures/counterVideo';
+import { makeCounterVideo, readCounters } from '../fixtures/counterVideo';
 import { readEdl, readFcpxml, readMlt, readOtio, timecodeFrames } from '../fixtures/editorFormats';
 import { makeSolidImage } from '../fixtures/makeMedia';
 import { startTestServer } from './support/harness';
@@ -40,26 +40,6 @@ function makeNtscCounter(file: string, seconds: number) {
     ...['-vf', ['drawbox=x=0:y=0:w=640:h=100:color=black:t=fill', ...bits].join(',')],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file],
   ]);
-}
-
-/** The frame numbers drawn into every decoded frame. */
-function counters(file: string): number[] {
-  // Every decoded frame once (no frame rate conversion: a 29.97 file's timestamps jitter by a millisecond).
-  const buf = execFileSync(
-    'ffmpeg',
-    ['-v', 'error', '-i', file, '-vsync', 'passthrough', '-vf', 'scale=640:360,format=gray', '-f', 'rawvideo', '-'],
-    {
-      maxBuffer: 1 << 30,
-    },
-  );
-  const size = 640 * 360;
-  const out: number[] = [];
-  for (let f = 0; (f + 1) * size <= buf.length; f++) {
-    let n = 0;
-    for (let i = 0; i < 10; i++) if (buf[f * size + 50 * 640 + i * 64 + 32]! > 128) n |= 1 << i;
-    out.push(n);
-  }
-  return out;
 }
 
 /** Splits a run of counters where it jumps (a cut): each clip's [first, last]. */
@@ -191,8 +171,8 @@ describe('MLT rendered by melt', () => {
 
     melt(work, 'my merge.mlt');
     const merge = await renderMerge(clips);
-    const melted = counters(path.join(work, 'out.mp4'));
-    const merged = counters(merge);
+    const melted = readCounters(path.join(work, 'out.mp4'));
+    const merged = readCounters(merge);
     expect(clipsOf(merged)).toEqual([
       [50, 99],
       [685, 704],
@@ -219,7 +199,7 @@ describe('a 29.97 fps original', () => {
     const original = await downloadOriginal(ntsc, work);
     expect(original).toEqual({ name: 'talk 29.97.mkv', type: 'video/x-matroska' });
     melt(work, 'p.mlt');
-    frames = clipsOf(counters(path.join(work, 'out.mp4')));
+    frames = clipsOf(readCounters(path.join(work, 'out.mp4')));
   }, 240_000);
 
   it("MLT: a 30000/1001 profile; melt renders each clip from the merge's first frame for the merge's number of frames", async () => {
@@ -228,7 +208,7 @@ describe('a 29.97 fps original', () => {
     expect(project.entries.map((e) => [e.in, e.out])).toEqual(frames);
     // The merge shows every frame of each clip once, in order: a Matroska 29.97 original's
     // millisecond timestamps no longer repeat and skip frames (render.ts cutFilter).
-    const merge = counters(await renderMerge(body('mlt').clips));
+    const merge = readCounters(await renderMerge(body('mlt').clips));
     expect(merge).toEqual(frames.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i)));
   }, 240_000);
 

@@ -16,7 +16,7 @@ import {
   type RenderAnswer,
 } from '../../src/contract';
 import { RenderRepository } from '../../src/server/modules/render/render.repository';
-import { COUNTER_FPS, makeCounterVideo } from '../fixtures/counterVideo';
+import { COUNTER_FPS, makeCounterVideo, readCounters } from '../fixtures/counterVideo';
 import { makeSolidImage } from '../fixtures/makeMedia';
 import { startTestServer } from './support/harness';
 import { startS3 } from './support/s3';
@@ -59,21 +59,6 @@ async function download(url: string, ext: string) {
   const file = path.join(dir, `out-${Math.random().toString(36).slice(2)}.${ext}`);
   fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
   return { file, disposition: res.headers.get('content-disposition') ?? '' };
-}
-
-/** The frame numbers drawn by makeCounterVideo, read back from every decoded frame (scaled to 640x360). */
-function counters(file: string): number[] {
-  const buf = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-vf', 'scale=640:360,format=gray', '-f', 'rawvideo', '-'], {
-    maxBuffer: 1 << 30,
-  });
-  const size = 640 * 360;
-  const out: number[] = [];
-  for (let f = 0; (f + 1) * size <= buf.length; f++) {
-    let n = 0;
-    for (let i = 0; i < 10; i++) if (buf[f * size + 50 * 640 + i * 64 + 32]! > 128) n |= 1 << i;
-    out.push(n);
-  }
-  return out;
 }
 
 const probe = (file: string) =>
@@ -158,7 +143,7 @@ describe('compilation', () => {
     const head = fs.readFileSync(out.file).subarray(0, 4096).toString('latin1');
     expect(head.indexOf('moov')).toBeGreaterThan(-1);
 
-    const frames = counters(out.file);
+    const frames = readCounters(out.file);
     const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
     expect(frames).toEqual([...range(50, 100), ...range(185, 205), ...range(13, 25)]);
     // the tone is there in the first clip, silence in the second
@@ -209,7 +194,7 @@ describe('compilation', () => {
     expect(b.disposition).toMatch(/filename="clean\.mp4"/);
     expect(cornerDifference(a.file, b.file)).toBeGreaterThan(8);
     // elsewhere the two renders are the same picture
-    expect(counters(a.file)).toEqual(counters(b.file));
+    expect(readCounters(a.file)).toEqual(readCounters(b.file));
   }, 120_000);
 
   it('refuses a watermark-free render the balance cannot pay (past the purchase tolerance, like ingest), before rendering, with the figures', async () => {
@@ -299,7 +284,7 @@ describe('gif', () => {
     expect(out.disposition).toMatch(/^attachment; filename="loop\.gif"/);
     const s = probe(out.file).streams[0]!;
     expect(s).toMatchObject({ codec_name: 'gif', width: 480, height: 270 });
-    const frames = counters(out.file);
+    const frames = readCounters(out.file);
     expect(frames).toHaveLength(30);
     expect(frames[0]).toBe(25);
     expect(Math.abs(frames.at(-1)! - 74)).toBeLessThanOrEqual(1);
@@ -449,7 +434,7 @@ describe('on the S3 blob store', () => {
       expect(answer.body.data?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/clipseek\/renders\//);
       const out = await download(answer.body.data!.url!, 'mp4');
       const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
-      expect(counters(out.file)).toEqual([...range(75, 95), ...range(25, 35)]);
+      expect(readCounters(out.file)).toEqual([...range(75, 95), ...range(25, 35)]);
     } finally {
       await t2.close();
       await s3.close();
