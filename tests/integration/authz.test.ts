@@ -215,6 +215,24 @@ const ROWS: Record<string, Row> = {
     req: (c) => ({ path: API.renderGif(c.lib._id, c.media._id), body: { start: 0, end: 1 } }),
   },
   'GET /rendering/:renderId': { kind: 'owned', req: (c) => ({ path: API.renderStatus(c.renderId) }) },
+  'POST /rendering/compilation/subtitles': {
+    kind: 'owned',
+    req: (c) => ({
+      path: API.renderSubtitles,
+      body: { clips: [{ libraryId: c.lib._id, mediaId: c.media._id, start: 0, end: 3 }], format: 'srt' },
+    }),
+  },
+  'POST /rendering/compilation/export': {
+    kind: 'owned',
+    req: (c) => ({
+      path: API.renderExport,
+      body: { clips: [{ libraryId: c.lib._id, mediaId: c.media._id, start: 0, end: 1 }], format: 'edl' },
+    }),
+  },
+  'GET /library/:libraryId/media/:mediaId/framing': {
+    kind: 'owned',
+    req: (c) => ({ path: API.mediaFraming(c.lib._id, c.media._id), query: { aspect: '9:16', start: '0', end: '2' } }),
+  },
   'GET /library/:libraryId/media/:mediaId/transcript.srt': {
     kind: 'owned',
     req: (c) => ({ path: `/library/${c.lib._id}/media/${c.media._id}/transcript.srt` }),
