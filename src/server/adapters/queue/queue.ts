@@ -12,8 +12,19 @@ import type { Database } from '../db/database';
 export function queueDb(database: Pick<Database, 'executeSql'>, closed: () => boolean) {
   return {
     executeSql: (text: string, values?: unknown[]): Promise<{ rows: unknown[] }> =>
-      closed() ? Promise.resolve({ rows: [] }) : database.executeSql(text, values),
+      closed() ? Promise.resolve(unsentAnswer(text)) : database.executeSql(text, values),
   };
+}
+
+/**
+ * pg-boss's commands (complete, fail, cancel...) end in a count it reads as `rows[0].count`
+ * (Manager.mapCommandResponse): an answer without that row threw a TypeError in its un-awaited
+ * `fail`, an unhandled rejection (seen as a test server closed under a failing render job).
+ */
+const COUNTED = /select count\(\*\)(?: as count)? from (?:results\b|\S+\.job where)/i;
+/** What a statement not sent (the database is closing) is answered: no rows, or a count of 0. */
+function unsentAnswer(text: string): { rows: unknown[] } {
+  return COUNTED.test(text) ? { rows: [{ count: '0' }] } : { rows: [] };
 }
 
 /** pg-boss on the application's own database connection (PGlite allows exactly one). */
