@@ -27,7 +27,7 @@ import {
 } from '../../src/contract';
 import type { RouteEntry } from '../../src/server/http/types';
 import { startTestServer } from './support/harness';
-import { ownerWithPhoto } from './support/upload';
+import { ownerWithPhoto, waitForStatus } from './support/upload';
 
 type Schema = {
   type?: string;
@@ -293,6 +293,9 @@ describe('money calls', () => {
   };
 
   it('take exactly their schema: no coercion, no other content type, no compressed body, and no credit moves', async () => {
+    // The photo's indexing charges when it ends: it must have ended before the balance is read (on
+    // a loaded machine its 14 credits once landed in the middle of this test).
+    await waitForStatus(t, owner.token, lib._id, media._id, ['completed', 'errored', 'invalid'], 120_000);
     const before = await credits();
     const purchase = { route: 'purchase', method: 'POST', url: API.oneTimePurchase };
     const cases: Array<Call & { status: number; code: ErrorCode; message: string }> = [];
