@@ -83,9 +83,10 @@ describe('merge editor renders (issue 38)', () => {
     const before = await counts();
     expect(before.body, 'the hook saw the dialog render').toBeGreaterThan(0);
     await play.click();
-    // Playback until the clock has shown 20 new frames (a few seconds: headless Chromium on a busy
-    // machine presents fewer frames than the video's 25 fps).
+    // Playback until the clock has shown 20 new frames and a whole second (the clock shows whole
+    // seconds: 20 frames at the video's 25 fps are 0.8 s, so a quick machine reaches them first).
     await expect.poll(async () => (await counts()).clock - before.clock, { timeout: 30_000 }).toBeGreaterThanOrEqual(20);
+    await expect.poll(clockSeconds, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
     const after = await counts();
     const played = await clockSeconds();
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
