@@ -167,7 +167,7 @@ describe('captions in a compilation', () => {
     ];
     expect(streams(plain).map((s) => s.codec_type)).toEqual(['video', 'audio']);
     const sub = streams(captioned).find((s) => s.codec_type === 'subtitle');
-    expect(sub).toMatchObject({ codec_name: 'mov_text', tags: { language: 'und' } });
+    expect(sub).toMatchObject({ codec_name: 'mov_text', tags: { language: 'eng' } });
 
     cues = softCues(captioned);
     const cut = clips[0]!.end - clips[0]!.start;

@@ -17,6 +17,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { readAll, type BlobStore, type MultipartRef, type StoredPart } from './blobStore';
+import { contentDisposition } from '../../http/contentDisposition';
 
 export interface S3Options {
   endpoint?: string;
@@ -108,12 +109,8 @@ export class S3BlobStore implements BlobStore {
   }
 
   downloadUrl(key: string, opts: { filename?: string; expiresInSeconds: number; inline?: boolean }) {
-    // An ASCII name for old clients and the exact one (RFC 5987), as the local store's route writes
-    // them: header bytes are read as Latin-1, so a name that is not ASCII cannot travel in filename="".
-    const disposition = opts.filename
-      ? `${opts.inline ? 'inline' : 'attachment'}; filename="${opts.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; ` +
-        `filename*=UTF-8''${encodeURIComponent(opts.filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`
-      : undefined;
+    // As the local store's route writes it.
+    const disposition = opts.filename ? contentDisposition(opts.filename, opts.inline ? 'inline' : 'attachment') : undefined;
     return getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.o.bucket, Key: key, ResponseContentDisposition: disposition }), {
       expiresIn: opts.expiresInSeconds,
     });

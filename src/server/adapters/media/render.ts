@@ -249,13 +249,14 @@ export async function renderCompilation(
           signal,
         ),
     ]);
-    // Issue 39: soft captions as an MP4 timed-text (mov_text) track; the transcript's language is not known.
+    // Issue 39: soft captions as an MP4 timed-text (mov_text) track, in the transcripts' language: the
+    // recogniser hears English only (Debian's pocketsphinx en-us model), so 'eng' (ISO 639-2).
     const soft = !!o.captions?.srt;
     await runFfmpeg(
       [
         ...['-i', videoFile, '-i', audioFile, ...(soft ? ['-f', 'srt', '-i', srtFile] : [])],
         ...['-map', '0:v:0', '-map', '1:a:0', ...(soft ? ['-map', '2:s:0'] : [])],
-        ...['-c:v', 'copy', '-c:a', 'copy', ...(soft ? ['-c:s', 'mov_text', '-metadata:s:s:0', 'language=und'] : [])],
+        ...['-c:v', 'copy', '-c:a', 'copy', ...(soft ? ['-c:s', 'mov_text', '-metadata:s:s:0', 'language=eng'] : [])],
         ...['-movflags', '+faststart', '-f', 'mp4', outFile],
       ],
       total,

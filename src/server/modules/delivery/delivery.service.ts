@@ -4,6 +4,7 @@ import pLimit from 'p-limit';
 import { API, FAILED_STATUSES, PHOTO_PICTURE_MAX_SIDE, type MediaStatus } from '../../../contract';
 import { readAll, type BlobStore } from '../../adapters/blobs/blobStore';
 import { LocalBlobStore } from '../../adapters/blobs/localBlobStore';
+import { contentDisposition } from '../../http/contentDisposition';
 import { pictureWebp, stillWebp } from '../../adapters/media/ffprobe';
 import { BACKGROUND } from '../../adapters/process/tools';
 import type { TokenSigner } from '../../adapters/security/tokens';
@@ -179,9 +180,7 @@ export class DeliveryService {
     if (!stat) throw new AppError('not_found', 'Not found.');
     const type = MIME[file.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
     const out = rangeResponse(rangeHeader, stat.size, type, (r) => fs.createReadStream(file, { start: r.start, end: r.end - 1 }));
-    const disposition = filename
-      ? `${d === 'inline' ? 'inline' : 'attachment'}; filename="${filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(filename)}`
-      : null;
+    const disposition = filename ? contentDisposition(filename, d === 'inline' ? 'inline' : 'attachment') : null;
     return { ...out, disposition };
   }
 

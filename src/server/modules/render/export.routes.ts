@@ -1,21 +1,33 @@
-import { API, compilationExportBodySchema } from '../../../contract';
+import { API, compilationExportBodySchema, compilationSubtitlesBodySchema } from '../../../contract';
 import type { App } from '../../http/types';
 import type { AccountService } from '../accounts/account.service';
 import type { ExportService } from './export.service';
 import { requireAuth, sessionOf } from '../../http/auth';
+import { contentDisposition } from '../../http/contentDisposition';
 
-/** An attachment's Content-Disposition: an ASCII name, and the exact one in RFC 5987 form. */
-const attachment = (filename: string) =>
-  `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-
-/** Issue 39: POST API.renderExport answers the compilation as a video editor's project file (body CompilationExportBody). */
+/**
+ * Issue 39: POST API.renderExport answers the compilation as a video editor's project file (body
+ * CompilationExportBody), POST API.renderSubtitles as its captions (SRT or WebVTT).
+ */
 export function exportRoutes(app: App, accounts: AccountService, exports: ExportService) {
+  app.post(
+    API.renderSubtitles,
+    { preHandler: requireAuth(accounts), schema: { body: compilationSubtitlesBodySchema } },
+    async (req, res) => {
+      const subs = await exports.subtitles(sessionOf(req).user, req.body);
+      return res
+        .type(subs.format === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/x-subrip; charset=utf-8')
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', contentDisposition(subs.filename))
+        .send(subs.text);
+    },
+  );
   app.post(API.renderExport, { preHandler: requireAuth(accounts), schema: { body: compilationExportBodySchema } }, async (req, res) => {
     const file = await exports.export(sessionOf(req).user, req.body);
     return res
       .type(file.contentType)
       .header('cache-control', 'private, no-store')
-      .header('content-disposition', attachment(file.filename))
+      .header('content-disposition', contentDisposition(file.filename))
       .send(file.text);
   });
 }

@@ -1,15 +1,13 @@
 import {
   MSG_RENDER,
-  RENDER_MAX_CLIPS,
-  RENDER_MAX_SECONDS,
   exportFileNames,
-  renderSeconds,
   sanitiseFilename,
+  type CompilationClip,
   type CompilationExportBody,
+  type CompilationSubtitlesBody,
   type ExportFormat,
-  type RenderRange,
 } from '../../../contract';
-import { badRequest, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import type { UserRow } from '../accounts/user.repository';
 import type { MediaRow } from '../libraries/media.repository';
 import { writeEdl } from './exports/edl';
@@ -17,20 +15,21 @@ import { writeFcpxml } from './exports/fcpxml';
 import { writeMlt } from './exports/mlt';
 import { writeOtio } from './exports/otio';
 import { frameAt, sourceRate, type ExportSource, type ExportTimeline } from './exports/timeline';
-
-/** A clip of a request as a compilation checks it (RenderService.checkedClip). */
-interface CheckedClip {
-  mediaId: string;
-  start: number;
-  end: number;
-  name: string;
-  range: RenderRange;
-}
+import { cuesToSrt, cuesToVtt } from './captions';
+import { clipCues, type TranscriptReader } from './compilationCaptions';
 
 export interface ExportDeps {
-  /** The compilation's check of one clip: ownership (404), processed (409), range, no image (400). */
-  checkClip(user: UserRow, c: { libraryId: string; mediaId: string; start: number; end: number }): Promise<CheckedClip>;
+  /**
+   * The compilation's checks (RenderService.checkedClips): each clip's ownership (404), state (409),
+   * range and kind (400), and the limits of clips and length (400); the clips in seconds with their
+   * media's name, and the name of a file of them when the request gives none.
+   */
+  checkClips(
+    user: UserRow,
+    body: { clips: CompilationClip[] },
+  ): Promise<{ clips: Array<{ mediaId: string; start: number; end: number; name: string }>; fallback: string }>;
   media: { byId(id: string): Promise<MediaRow | undefined> };
+  transcript: TranscriptReader;
 }
 
 const WRITERS: Record<ExportFormat, (t: ExportTimeline) => string> = {
@@ -48,19 +47,32 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
 };
 
 /**
- * Hand-off to video editors (issue 39): a compilation (or one moment, a one-clip body) as a project
+ * Hand-off (issue 39): a compilation (or one moment, a one-clip body) as a video editor's project
  * file referencing the originals by file name, with each clip's source in and out points in frames
- * at the original's own rate. Checked as a compilation is (ownership, state, ranges, limits, no
- * images); written at once, free, nothing queued.
+ * at the original's own rate, or as its subtitles. Checked as a compilation is (ownership, state,
+ * ranges, limits, no images); written at once, free, nothing queued.
  */
 export class ExportService {
   constructor(private readonly d: ExportDeps) {}
 
+  /**
+   * POST /rendering/compilation/subtitles: the compilation's captions as SRT or WebVTT, on its
+   * clock (the clips one after another), as the render's subtitle track has them.
+   */
+  async subtitles(user: UserRow, body: CompilationSubtitlesBody) {
+    const { clips, fallback } = await this.d.checkClips(user, body);
+    const cues = await clipCues(this.d.transcript, clips);
+    if (!cues.length) throw notFound(MSG_RENDER.noTranscript);
+    return {
+      text: body.format === 'vtt' ? cuesToVtt(cues) : cuesToSrt(cues),
+      format: body.format,
+      filename: sanitiseFilename(body.filename, fallback, body.format),
+    };
+  }
+
+  /** POST /rendering/compilation/export. */
   async export(user: UserRow, body: CompilationExportBody) {
-    if (body.clips.length > RENDER_MAX_CLIPS) throw badRequest(MSG_RENDER.tooManyClips);
-    const checked: CheckedClip[] = [];
-    for (const c of body.clips) checked.push(await this.d.checkClip(user, c));
-    if (renderSeconds(checked.map((c) => c.range)) > RENDER_MAX_SECONDS + 1e-6) throw badRequest(MSG_RENDER.tooLong);
+    const { clips: checked, fallback: named } = await this.d.checkClips(user, body);
     const rows = new Map<string, MediaRow>();
     for (const c of checked) {
       if (rows.has(c.mediaId)) continue;
@@ -84,12 +96,10 @@ export class ExportService {
         hasAudio: !!m.probe?.audioCodec,
       });
     }
-    const stem = (n: string) => n.replace(/\.[^.]+$/, '');
-    const fallback = checked.length === 1 ? stem(checked[0]!.name) : 'clipseek-compilation';
     // The extension is the format's name (EXPORT_FORMAT_EXTENSIONS).
-    const filename = sanitiseFilename(body.filename, fallback, body.format);
+    const filename = sanitiseFilename(body.filename, named, body.format);
     const timeline: ExportTimeline = {
-      title: stem(filename),
+      title: filename.replace(/\.[^.]+$/, ''),
       clips: checked.map((c) => {
         const source = sources.get(c.mediaId)!;
         const from = frameAt(c.start, source.rate);

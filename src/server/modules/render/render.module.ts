@@ -39,8 +39,9 @@ export function renderModule(p: Platform, lib: ReturnType<typeof librariesModule
     waitMs: p.config.renderWaitMs,
   });
   const exports = new ExportService({
-    checkClip: (user, c) => renders.checkedClip(user, c, 'compilation'),
+    checkClips: (user, body) => renders.checkedClips(user, body),
     media: { byId: (id) => lib.media.byId(id) },
+    transcript: (mediaId) => lib.index.transcript(mediaId),
   });
   return {
     renders,

@@ -1,7 +1,6 @@
 import {
   API,
   compilationBodySchema,
-  compilationSubtitlesBodySchema,
   framingQuerySchema,
   gifBodySchema,
   mediaParamsSchema,
@@ -14,6 +13,7 @@ import type { AccountService } from '../accounts/account.service';
 import type { FramingService } from './framing.service';
 import type { RenderService } from './render.service';
 import { requireAuth, sessionOf } from '../../http/auth';
+import { contentDisposition } from '../../http/contentDisposition';
 import { ok, reply } from '../../http/envelope';
 
 /**
@@ -23,14 +23,7 @@ import { ok, reply } from '../../http/envelope';
  */
 /** A text file as a download (Content-Disposition: attachment, the name ASCII-safe and in UTF-8). */
 function attachment(res: FastifyReply, type: string, filename: string, text: string) {
-  return res
-    .type(type)
-    .header('cache-control', 'private, no-store')
-    .header(
-      'content-disposition',
-      `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-    )
-    .send(text);
+  return res.type(type).header('cache-control', 'private, no-store').header('content-disposition', contentDisposition(filename)).send(text);
 }
 
 export function renderRoutes(app: App, accounts: AccountService, renders: RenderService, framing: FramingService) {
@@ -66,10 +59,4 @@ export function renderRoutes(app: App, accounts: AccountService, renders: Render
       return attachment(res, 'application/x-subrip; charset=utf-8', srt.filename, srt.text);
     },
   );
-  // Issue 39: the compilation's captions as a file, checked as the compilation is.
-  app.post(API.renderSubtitles, { ...auth, schema: { body: compilationSubtitlesBodySchema } }, async (req, res) => {
-    const subs = await renders.subtitles(user(req), req.body);
-    const type = subs.format === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/x-subrip; charset=utf-8';
-    return attachment(res, type, subs.filename, subs.text);
-  });
 }

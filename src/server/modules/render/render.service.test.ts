@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MSG_RENDER } from '../../../contract';
+import { MSG_RENDER, RENDER_MAX_CLIPS } from '../../../contract';
 import type { MediaRow } from '../libraries/media.repository';
 import type { RenderRow } from './render.repository';
 import type { UserRow } from '../accounts/user.repository';
@@ -25,6 +25,14 @@ describe('render request limits', () => {
     const { svc, sent } = service();
     const clips = Array.from({ length: 11 }, (_, i) => ({ libraryId: 'l1', mediaId: 'm1', start: i * 60, end: i * 60 + 60 }));
     await expect(svc.compilation(user, { clips })).rejects.toMatchObject({ code: 'bad_request', message: MSG_RENDER.tooLong });
+    expect(sent).toEqual([]);
+  });
+
+  it('refuses more clips than a compilation takes (also its subtitles and exports: checkedClips)', async () => {
+    const { svc, sent } = service();
+    const clips = Array.from({ length: RENDER_MAX_CLIPS + 1 }, (_, i) => ({ libraryId: 'l1', mediaId: 'm1', start: i, end: i + 1 }));
+    await expect(svc.checkedClips(user, { clips })).rejects.toMatchObject({ code: 'bad_request', message: MSG_RENDER.tooManyClips });
+    await expect(svc.compilation(user, { clips })).rejects.toMatchObject({ message: MSG_RENDER.tooManyClips });
     expect(sent).toEqual([]);
   });
 

@@ -19,16 +19,14 @@ import {
   renderSeconds,
   renderTime,
   type RenderRange,
-  type CaptionsOption,
   type CompilationBody,
   type CompilationClip,
-  type CompilationSubtitlesBody,
   type GifBody,
   type RenderAnswer,
   type RenderAspect,
   type SrtQuery,
 } from '../../../contract';
-import { readAll, type BlobStore } from '../../adapters/blobs/blobStore';
+import type { BlobStore } from '../../adapters/blobs/blobStore';
 import type { UserRow } from '../accounts/user.repository';
 import { AppError, badRequest, notFound } from '../../errors';
 import type { MediaRow } from '../libraries/media.repository';
@@ -36,11 +34,11 @@ import type { RenderRepository, RenderRow } from './render.repository';
 import type { RenderSpec } from '../../db/schema';
 import type { JobQueue } from '../ports';
 import { holdAt } from '../../testHold';
-import { parsePlaylist, segmentsCovering, writePlaylist } from '../delivery/hlsPlaylist';
 import { blobKeys } from '../storage/blobKeys';
-import { capPoints, windowSize } from './framing';
+import { removeRenderInputs, renderSources } from './renderSources';
 import type { FramingService } from './framing.service';
-import { compilationCues, cuesToAss, cuesToSrt, cuesToVtt, type CaptionSegment, type Cue } from './captions';
+import type { CaptionSegment } from './captions';
+import { captionsOf, renderCaptions } from './compilationCaptions';
 
 export const RENDER_JOB = 'media.render';
 /** Outputs are kept this long, then the expiry job removes them (an identical request reuses them until then). */
@@ -51,8 +49,6 @@ export const RENDER_URL_TTL_SECONDS = 3600;
 const SLOT_LEASE_SECONDS = 15 * 60;
 /** A frame at 30 fps: the slack allowed past the media's end. */
 const END_SLACK = 1 / 30;
-/** A clip's crop path keeps at most this many points (ffmpeg evaluates it on every frame). */
-const FRAMING_MAX_POINTS = 48;
 
 /** A range of a source ready for the renderer. */
 export interface RenderSource {
@@ -143,7 +139,7 @@ export class RenderService {
     return this.d.now?.() ?? new Date();
   }
 
-  /** A clip of a request checked (ownership, state, range; no image): also what an editor export checks. */
+  /** A clip of a request checked (ownership, state, range; no image). */
   async checkedClip(user: UserRow, c: { libraryId: string; mediaId: string; start: number; end: number }, kind: RenderRow['kind']) {
     const m = await this.d.media.owned(user.id, c.libraryId, c.mediaId);
     if (m.kind === 'image') throw badRequest(kind === 'gif' ? MSG_RENDER.imageGif : MSG_RENDER.mergeImages);
@@ -157,8 +153,11 @@ export class RenderService {
     return { mediaId: m.id, libraryId: m.library_id, start, end: Math.min(end, m.duration), name: m.name, range };
   }
 
-  /** A compilation's clips, each checked (ownership, state, range), and its limits. */
-  private async checkedClips(user: UserRow, body: { clips: CompilationClip[] }) {
+  /**
+   * A compilation's clips, each checked (ownership, state, range), and its limits (clips, length):
+   * also what its subtitles and editor exports check (ExportService).
+   */
+  async checkedClips(user: UserRow, body: { clips: CompilationClip[] }) {
     if (body.clips.length > RENDER_MAX_CLIPS) throw badRequest(MSG_RENDER.tooManyClips);
     const clips = [];
     for (const c of body.clips) clips.push(await this.checkedClip(user, c, 'compilation'));
@@ -298,72 +297,6 @@ export class RenderService {
   }
 
   /**
-   * What each clip is read from. The 720p rendition is cheaper to decode than a 1080p+ original
-   * (ARCHITECTURE.md) and is upright, deinterlaced and square-pixelled already; only the segments a
-   * clip needs go into a playlist of its own. A rendition made before its start time was kept (or
-   * none) sends every clip of the render to the originals: one render cuts all its inputs one way.
-   */
-  private async sources(clips: RenderSpec['clips'], renderId: string): Promise<RenderSource[]> {
-    const media = await Promise.all(
-      clips.map(async (c) => {
-        const m = await this.d.media.byId(c.mediaId);
-        if (!m) throw notFound(MSG_RENDER.mediaGone);
-        return m;
-      }),
-    );
-    const fromRendition = media.every((m) => m.has_preview && typeof m.ingest?.hls?.start === 'number');
-    return Promise.all(
-      clips.map(async (c, i) => {
-        const m = media[i]!;
-        return {
-          input: fromRendition ? await this.renditionInput(m.id, c, `${renderId}-${i}`) : await this.d.blobs.toolInput(m.blob_key),
-          start: c.start,
-          end: c.end,
-          origin: fromRendition ? m.ingest!.hls!.start! : null,
-          width: m.width,
-          height: m.height,
-          // A variable rate renders at the rate its frame times fit, so no frame falls between two output frames.
-          frameRate: m.probe?.maxFrameRate ?? m.probe?.frameRate ?? null,
-          hasAudio: !!m.probe?.audioCodec,
-        };
-      }),
-    );
-  }
-
-  /**
-   * Issue 39: each clip's crop path when the aspect crops: where the user fixed it, else following
-   * the subject ingest found (framing.ts), with times from the clip's start.
-   */
-  private async framed(spec: RenderSpec, sources: RenderSource[]): Promise<RenderSource[]> {
-    const aspect = spec.aspect ?? RENDER_ASPECT_DEFAULT;
-    if (aspect === 'source') return sources;
-    return Promise.all(
-      sources.map(async (s, i) => {
-        const c = spec.clips[i]!;
-        if (c.framing) return { ...s, framing: { ...windowSize(aspect, s.width, s.height), points: [{ t: 0, ...c.framing }] } };
-        const auto = await this.d.framing.path({ id: c.mediaId, width: s.width, height: s.height }, s.start, s.end, aspect);
-        const points = capPoints(auto.points, FRAMING_MAX_POINTS).map((p) => ({ ...p, t: Math.max(0, p.t - s.start) }));
-        return { ...s, framing: { width: auto.width, height: auto.height, points } };
-      }),
-    );
-  }
-
-  /**
-   * A playlist of the rendition's segments that hold [start, end), in the work folder: local paths,
-   * or signed URLs in the S3 store.
-   */
-  private async renditionInput(mediaId: string, c: { start: number; end: number }, name: string) {
-    const text = (await readAll(await this.d.blobs.read(blobKeys.hlsPlaylist(mediaId)))).toString('utf8');
-    const segments = segmentsCovering(parsePlaylist(text), c.start, c.end);
-    const located = await Promise.all(
-      segments.map(async (s) => ({ uri: await this.d.blobs.toolInput(blobKeys.hls(mediaId, s.uri)), duration: s.duration })),
-    );
-    const file = path.join(this.d.workDir, `render-${name}.m3u8`);
-    fs.writeFileSync(file, writePlaylist(located));
-    return file;
-  }
-
-  /**
    * The job: waits for a start slot (16 running, 2 starts a second, over all processes), renders,
    * stores the output, charges (idempotent by render id), then marks it completed. Any failure marks
    * the render failed (nothing charged) and is not retried; a crash re-runs it from the start.
@@ -389,7 +322,7 @@ export class RenderService {
       await holdAt('render:started', renderId, { renderId });
       const spec = row.spec;
       const aspect = spec.aspect ?? RENDER_ASPECT_DEFAULT;
-      const sources = await this.framed(spec, await this.sources(spec.clips, renderId));
+      const sources = await renderSources(this.d, spec, renderId);
       let last = 0;
       let writing = Promise.resolve();
       const onProgress = (f: number) => {
@@ -406,7 +339,7 @@ export class RenderService {
           aspect,
           watermark: row.watermark,
           onProgress,
-          captions: spec.captions && (await this.renderCaptions(spec.clips, spec.captions)),
+          captions: spec.captions && (await renderCaptions(this.d.transcript, spec.clips, spec.captions)),
         });
       await writing;
       const key = blobKeys.render(row.user_id, renderId, ext);
@@ -426,42 +359,8 @@ export class RenderService {
     } finally {
       await this.d.renders.releaseSlot(renderId);
       fs.rmSync(out, { force: true });
-      row.spec.clips.forEach((_, i) => fs.rmSync(path.join(this.d.workDir, `render-${renderId}-${i}.m3u8`), { force: true }));
+      removeRenderInputs(this.d.workDir, renderId, row.spec.clips.length);
     }
-  }
-
-  /** The cues of a compilation's clips from their media's transcripts (each read once). */
-  private async cues(clips: ReadonlyArray<{ mediaId: string; start: number; end: number }>): Promise<Cue[]> {
-    const transcripts = new Map<string, Promise<CaptionSegment[]>>();
-    const read = (id: string) => transcripts.get(id) ?? transcripts.set(id, this.d.transcript(id)).get(id)!;
-    const segments = await Promise.all(clips.map((c) => read(c.mediaId)));
-    return compilationCues(clips.map((c, i) => ({ start: c.start, end: c.end, segments: segments[i]! })));
-  }
-
-  /** What the renderer burns and muxes; nothing when nothing is said in the clips (the render goes on without). */
-  private async renderCaptions(clips: RenderSpec['clips'], o: CaptionsOption): Promise<RenderCaptions | undefined> {
-    const cues = await this.cues(clips);
-    if (!cues.length) return undefined;
-    const burn = o.burn;
-    return {
-      ...(burn && { ass: (width: number, height: number) => cuesToAss(cues, burn, width, height) }),
-      ...(o.soft && { srt: cuesToSrt(cues) }),
-    };
-  }
-
-  /**
-   * POST /rendering/compilation/subtitles: the compilation's captions as SRT or WebVTT, on its
-   * clock (the clips one after another), checked as the compilation would be.
-   */
-  async subtitles(user: UserRow, body: CompilationSubtitlesBody) {
-    const { clips, fallback } = await this.checkedClips(user, body);
-    const cues = await this.cues(clips);
-    if (!cues.length) throw notFound(MSG_RENDER.noTranscript);
-    return {
-      text: body.format === 'vtt' ? cuesToVtt(cues) : cuesToSrt(cues),
-      format: body.format,
-      filename: sanitiseFilename(body.filename, fallback, body.format),
-    };
   }
 
   /** Cron: removes expired outputs (and failed renders after an hour). */
@@ -487,10 +386,4 @@ export class RenderService {
     if (!text) throw notFound(MSG_RENDER.noTranscript);
     return { text, filename: sanitiseFilename(q.filename, m.name.replace(/\.[^.]+$/, ''), 'srt') };
   }
-}
-
-/** The captions asked for, or undefined when none (neither burned in nor soft). */
-function captionsOf(o: CaptionsOption | undefined): CaptionsOption | undefined {
-  if (!o || (!o.burn && !o.soft)) return undefined;
-  return { ...(o.burn && { burn: o.burn }), ...(o.soft && { soft: true }) };
 }
