@@ -40,4 +40,6 @@ export const MSG_PUBLISH = {
   framingUnavailable: 'The automatic framing could not be loaded; the window is centred.',
   cropNone: 'This aspect shows the whole picture: nothing is cropped.',
   cropTime: 'Time in the clip',
+  /** The moment dialog's choice of a shape, whose crop window then shows over the player. */
+  crop: 'Crop',
 } as const;

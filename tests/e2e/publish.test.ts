@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CDPSession, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { decode } from '@msgpack/msgpack';
 import {
   API,
   CAPTION_STYLE_LABELS,
@@ -13,6 +14,7 @@ import {
   MSG_PUBLISH,
   RENDER_ASPECT_LABELS,
   ROUTES,
+  type RenderAspect,
 } from '../../src/contract';
 import { uploadIndexed } from '../fixtures/counterVideo';
 import { FOX_PHRASE, makeSpeechVideo } from '../fixtures/makeMedia';
@@ -96,6 +98,22 @@ async function downloaded(page: Page, dir: string, start: () => Promise<void>, t
 
 const windowCentre = async (win: Locator) => Number(await win.getAttribute('data-x'));
 
+/**
+ * Opens a moment's publish dialog from its download menu (`trigger`), chooses `aspect` when given,
+ * and waits for the crop window's picture to show.
+ */
+async function openMomentPublish(page: Page, trigger: Locator, aspect?: RenderAspect) {
+  await trigger.click();
+  await page.getByRole('menuitem', { name: MSG_PUBLISH.publishItem }).click();
+  const publish = page.getByRole('dialog', { name: MSG_PUBLISH.publishTitle });
+  if (aspect) await publish.getByLabel(MSG_PUBLISH.aspect).selectOption({ label: RENDER_ASPECT_LABELS[aspect] });
+  await publish.getByRole('slider', { name: MSG_PUBLISH.cropWindow }).waitFor();
+  await expect
+    .poll(() => publish.locator('video').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(2);
+  return publish;
+}
+
 /** A finger drag by CDP touch events (Playwright's touchscreen only taps). */
 async function touchDrag(cdp: CDPSession, from: { x: number; y: number }, dx: number) {
   const point = (x: number) => [{ x, y: from.y, id: 1 }];
@@ -112,17 +130,7 @@ describe('publish-ready moments (issue 39)', () => {
       const a = await account();
       const { page, cards } = await searchPage(a, { width: 1280, height: 800 });
       // A moment's own publish dialog: the crop window over its picture for the chosen shape.
-      await cards
-        .first()
-        .getByRole('button', { name: /^Download moment/ })
-        .click();
-      await page.getByRole('menuitem', { name: MSG_PUBLISH.publishItem }).click();
-      const publish = page.getByRole('dialog', { name: MSG_PUBLISH.publishTitle });
-      await publish.getByLabel(MSG_PUBLISH.aspect).selectOption({ label: RENDER_ASPECT_LABELS['4:5'] });
-      await publish.getByRole('slider', { name: MSG_PUBLISH.cropWindow }).waitFor();
-      await expect
-        .poll(() => publish.locator('video').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 })
-        .toBeGreaterThanOrEqual(2);
+      const publish = await openMomentPublish(page, cards.first().getByRole('button', { name: /^Download moment/ }), '4:5');
       await shot(page, 'publish-moment-1280');
       await publish.getByRole('button', { name: 'Close' }).click();
       await publish.waitFor({ state: 'detached' });
@@ -271,18 +279,27 @@ describe('publish-ready moments (issue 39)', () => {
     async () => {
       const a = await account();
       const { page, context, cards } = await searchPage(a, { width: 375, height: 812 }, true);
+      const cdp = await context.newCDPSession(page);
+      // The moment dialog: its crop for publishing, under the timeline, and a finger moving the window over the player.
+      await cards.first().locator('.moment-card__frame').click();
+      const moment = page.getByRole('dialog').filter({ has: page.getByTestId('moment-crop') });
+      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[role=dialog] video')?.readyState ?? 0) >= 2);
+      await moment.getByLabel(MSG_PUBLISH.crop).selectOption({ label: RENDER_ASPECT_LABELS['9:16'] });
+      const onPlayer = moment.getByRole('slider', { name: MSG_PUBLISH.cropWindow });
+      await onPlayer.scrollIntoViewIfNeeded();
+      const playerBox = (await onPlayer.boundingBox())!;
+      const playerPicture = (await moment.locator('.player-crop__picture').boundingBox())!;
+      const from = await windowCentre(onPlayer);
+      await touchDrag(cdp, { x: playerBox.x + playerBox.width / 2, y: playerBox.y + playerBox.height / 2 }, playerPicture.width * 0.25);
+      await expect.poll(() => windowCentre(onPlayer)).toBeCloseTo(Math.min(1 - 0.158, from + 0.25), 1);
+      await moment.getByTestId('moment-crop').scrollIntoViewIfNeeded();
+      await expect.poll(() => moment.getByTestId('moment-crop-status').innerText()).toBe(MSG_PUBLISH.fixed);
+      await shot(page, 'moment-crop-375');
+      await moment.getByRole('button', { name: 'Close', exact: true }).last().click();
+      await moment.waitFor({ state: 'detached' });
+
       // A moment's own download: its menu opens the publish dialog.
-      await cards
-        .first()
-        .getByRole('button', { name: /^Download moment/ })
-        .click();
-      await page.getByRole('menuitem', { name: MSG_PUBLISH.publishItem }).click();
-      const publish = page.getByRole('dialog', { name: MSG_PUBLISH.publishTitle });
-      await publish.getByLabel(MSG_PUBLISH.aspect).selectOption({ label: RENDER_ASPECT_LABELS['1:1'] });
-      await publish.getByRole('slider', { name: MSG_PUBLISH.cropWindow }).waitFor();
-      await expect
-        .poll(() => publish.locator('video').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 })
-        .toBeGreaterThanOrEqual(2);
+      const publish = await openMomentPublish(page, cards.first().getByRole('button', { name: /^Download moment/ }), '1:1');
       await shot(page, 'publish-moment-375');
       await publish.getByRole('button', { name: 'Close' }).click();
       await publish.waitFor({ state: 'detached' });
@@ -305,11 +322,86 @@ describe('publish-ready moments (issue 39)', () => {
       const box = (await win.boundingBox())!;
       const picture = (await trim.locator('.crop-view__picture').boundingBox())!;
       const before = await windowCentre(win);
-      const cdp = await context.newCDPSession(page);
       await touchDrag(cdp, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, picture.width * 0.25);
       await expect.poll(() => windowCentre(win)).toBeCloseTo(Math.min(1 - 0.158, before + 0.25), 1);
       await expect.poll(() => trim.getByTestId('crop-status').innerText()).toBe(MSG_PUBLISH.fixed);
       await shot(page, 'publish-crop-375');
+    },
+  );
+  it(
+    "the moment dialog's crop over its player: dragged while watching, carried into the moment's publish dialog and its render",
+    { timeout: 300_000 },
+    async () => {
+      const a = await account();
+      const { page, cards } = await searchPage(a, { width: 1280, height: 800 });
+      await cards.first().locator('.moment-card__frame').click();
+      const moment = page.getByRole('dialog').filter({ has: page.getByTestId('moment-crop') });
+      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[role=dialog] video')?.readyState ?? 0) >= 2);
+      // No shape chosen: no window over the player.
+      expect(await moment.getByTestId('player-crop').count()).toBe(0);
+      await moment.getByLabel(MSG_PUBLISH.crop).selectOption({ label: RENDER_ASPECT_LABELS['9:16'] });
+      const win = moment.getByRole('slider', { name: MSG_PUBLISH.cropWindow });
+      await win.waitFor();
+      await expect.poll(() => moment.getByTestId('moment-crop-status').innerText()).not.toBe(MSG_PUBLISH.fixed);
+      // The window covers the letterboxed picture's 9:16 share, not the player's box.
+      const video = moment.locator('.moment-player__stage video');
+      const shown = await video.evaluate((v: HTMLVideoElement) => {
+        const r = v.getBoundingClientRect();
+        const scale = Math.min(r.width / v.videoWidth, r.height / v.videoHeight);
+        return { x: r.x + (r.width - v.videoWidth * scale) / 2, width: v.videoWidth * scale, height: v.videoHeight * scale };
+      });
+      const box = (await win.boundingBox())!;
+      expect(box.height).toBeCloseTo(shown.height, -1);
+      expect(box.width / shown.width).toBeCloseTo(9 / 16 / (16 / 9), 2);
+      expect(box.x).toBeGreaterThanOrEqual(shown.x - 1);
+
+      // A click on the picture beside the window still plays and pauses.
+      const paused = () => video.evaluate((v: HTMLVideoElement) => v.paused);
+      const was = await paused();
+      await page.mouse.click(shown.x + 8, box.y + box.height - 8);
+      await expect.poll(paused).toBe(!was);
+
+      // Dragged to the left while the moment plays or not: fixed for the moment.
+      const before = await windowCentre(win);
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 - shown.width * 0.25, box.y + box.height / 2, { steps: 8 });
+      await page.mouse.up();
+      await expect.poll(() => windowCentre(win)).toBeCloseTo(Math.max(0.158, before - 0.25), 1);
+      await expect.poll(() => moment.getByTestId('moment-crop-status').innerText()).toBe(MSG_PUBLISH.fixed);
+      // The arrow keys move the focused window, and only it: the paused playhead stays where it is.
+      await video.evaluate((v: HTMLVideoElement) => v.pause());
+      const at = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+      const dragged = await windowCentre(win);
+      await win.focus();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => windowCentre(win)).toBeCloseTo(dragged + 0.01, 3);
+      expect(await video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBe(at);
+      const fixed = await windowCentre(win);
+      // The crop row sits beside Start and End, in view without scrolling at 1280x800.
+      const row = (await moment.getByTestId('moment-crop').boundingBox())!;
+      expect(row.y + row.height).toBeLessThanOrEqual((await moment.getByRole('textbox', { name: 'End' }).boundingBox())!.y + 40);
+      await shot(page, 'moment-crop-1280');
+
+      // The publish dialog starts from that shape and window, and the render is asked for them.
+      const publish = await openMomentPublish(page, moment.getByRole('button', { name: /^Download$/ }));
+      expect(await publish.getByLabel(MSG_PUBLISH.aspect).inputValue()).toBe('9:16');
+      const publishWin = publish.getByRole('slider', { name: MSG_PUBLISH.cropWindow });
+      expect(await windowCentre(publishWin)).toBeCloseTo(fixed, 3);
+      expect(await publish.getByTestId('crop-status').innerText()).toBe(MSG_PUBLISH.fixed);
+      const asked = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname.endsWith(API.renderCompilation));
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-moment-crop-'));
+      const mp4 = await downloaded(page, work, () => publish.getByRole('button', { name: /^Download MP4/ }).click());
+      const request = await asked;
+      const body = (
+        request.headers()['content-type']?.includes('msgpack') ? decode(request.postDataBuffer()!) : request.postDataJSON()
+      ) as { aspect?: string; clips: Array<{ framing?: { x: number; y: number } }> };
+      expect(body.aspect).toBe('9:16');
+      expect(body.clips[0]!.framing!.x).toBeCloseTo(fixed, 3);
+      const probe = ffprobe(mp4);
+      const stream = probe.streams.find((s) => s.codec_type === 'video')!;
+      expect(stream.width! / stream.height!, JSON.stringify(probe)).toBeCloseTo(9 / 16, 2);
+      fs.rmSync(work, { recursive: true, force: true });
     },
   );
 });

@@ -1,16 +1,13 @@
-import { useDrag } from '@use-gesture/react';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { MSG_PUBLISH, RENDER_ASPECT_LABELS, type ClipFraming, type RenderAspect } from '../../contract';
 import { centreAt, clampCentre, type CropSize } from '../../engine/kernels/cropWindow';
+import { CropFrame, cropStatus } from './CropFrame';
 import { usePreviewToken } from '../hooks/usePreviewToken';
 import { Button } from '../ui/Button';
 import { Slider } from '../ui/Slider';
 import { formatPreciseTimecode } from '../ui/format';
 import { useFramingPath } from './framingPath';
 import { attachPlayer, previewPlaylistUrl } from './momentPlayer';
-
-/** An arrow key moves the window this share of the picture; with Shift, ten times more. */
-const KEY_STEP = 0.01;
 
 /**
  * Issue 39: the crop window of an aspect over a clip's picture, at a time of the clip chosen with the
@@ -66,39 +63,7 @@ export function CropWindow({
   useEffect(() => setTime((t) => Math.min(end, Math.max(start, t))), [start, end]);
 
   const centre = clampCentre(framing ?? centreAt(path.data?.points ?? [], time), size);
-  const horizontal = size.width < 1;
-  const move = (next: ClipFraming) => onFramingChange(clampCentre(next, size));
-
-  const bind = useDrag(
-    ({ movement: [mx, my], memo, first, type }) => {
-      // Pointers and fingers only (pointer.touch: touch events): the arrow keys are ours, and the
-      // gesture's key-up replayed its last drag.
-      if (type.startsWith('key')) return memo as ClipFraming | undefined;
-      const from = (first || !memo ? centre : memo) as ClipFraming;
-      const box = picture.current?.getBoundingClientRect();
-      if (box && box.width > 0 && box.height > 0) move({ x: from.x + mx / box.width, y: from.y + my / box.height });
-      return from;
-    },
-    { pointer: { touch: true }, filterTaps: true, keys: false },
-  );
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const step = e.shiftKey ? KEY_STEP * 10 : KEY_STEP;
-    const d = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[e.key];
-    if (!d) return;
-    e.preventDefault();
-    e.stopPropagation();
-    move({ x: centre.x + d[0]!, y: centre.y + d[1]! });
-  };
-
-  const status = framing
-    ? MSG_PUBLISH.fixed
-    : path.isError
-      ? MSG_PUBLISH.framingUnavailable
-      : path.data && !path.data.subject
-        ? MSG_PUBLISH.followingNothing
-        : MSG_PUBLISH.following;
-  const percent = Math.round((horizontal ? centre.x : centre.y) * 100);
+  const status = cropStatus(Boolean(framing), path);
 
   return (
     <section className="crop-view" aria-label={`${MSG_PUBLISH.cropWindow}: ${RENDER_ASPECT_LABELS[aspect]}`} data-testid="crop-view">
@@ -111,28 +76,14 @@ export function CropWindow({
         }}
       >
         <video ref={setVideo} className="crop-view__video" muted playsInline preload="auto" />
-        <div
-          {...bind()}
-          className={`crop-view__window${framing ? ' crop-view__window--fixed' : ''}`}
-          data-testid="crop-window"
-          style={{
-            left: `${(centre.x - size.width / 2) * 100}%`,
-            top: `${(centre.y - size.height / 2) * 100}%`,
-            width: `${size.width * 100}%`,
-            height: `${size.height * 100}%`,
-          }}
-          tabIndex={0}
-          role="slider"
-          aria-label={MSG_PUBLISH.cropWindow}
-          aria-describedby={hintId}
-          aria-orientation={horizontal ? 'horizontal' : 'vertical'}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-          aria-valuetext={`${percent} %, ${status}`}
-          data-x={centre.x.toFixed(4)}
-          data-y={centre.y.toFixed(4)}
-          onKeyDown={onKeyDown}
+        <CropFrame
+          picture={picture}
+          size={size}
+          centre={centre}
+          fixed={Boolean(framing)}
+          status={status}
+          describedBy={hintId}
+          onMove={onFramingChange}
         />
       </div>
       <div className="crop-view__controls">

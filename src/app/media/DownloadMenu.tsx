@@ -111,7 +111,7 @@ export function DownloadMenu({
           {MSG_DOWNLOAD.removeWatermarkCost(perFile, balance, 'per file')}
         </RemoveWatermarkItem>
       </Menu>
-      {publishing && <MomentPublishDialog take={take} media={media} onClose={() => setPublishing(false)} />}
+      {publishing && <MomentPublishDialog momentId={moment.id} take={take} media={media} onClose={() => setPublishing(false)} />}
     </>
   );
 }

@@ -1,4 +1,14 @@
-import { useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref, type RefObject } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+  type Ref,
+  type RefObject,
+} from 'react';
 import { MSG_MOMENT, type Media } from '../../contract';
 import { focusedByKeyboard, watchFocusOrigin } from '../../engine/core/focusOrigin';
 import { takesSpace } from '../../engine/kernels';
@@ -47,6 +57,7 @@ export function MomentPlayer({
   range,
   onVideo,
   onModeChange,
+  overlay,
   ref,
 }: {
   media: Media | undefined;
@@ -56,6 +67,8 @@ export function MomentPlayer({
   onVideo?: (video: HTMLVideoElement | null) => void;
   /** The mode that plays now (Full video without a range), told on every change. */
   onModeChange?: (mode: MomentMode) => void;
+  /** Drawn over the picture (the moment dialog's crop window). */
+  overlay?: ReactNode;
   ref?: Ref<MomentPlayerHandle>;
 }) {
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
@@ -230,6 +243,7 @@ export function MomentPlayer({
           aria-label={`Video ${media?.metadata.name ?? ''}`.trim()}
           onClick={() => togglePlay()}
         />
+        {overlay}
         {failed && (
           <Tooltip content={MSG_MOMENT.retryLoading} side="top">
             <button type="button" className="moment-player__retry cover" onClick={() => setAttempt((n) => n + 1)}>

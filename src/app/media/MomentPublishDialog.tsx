@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { useSnapshot } from 'valtio';
 import { exportFileNames, MSG_DOWNLOAD, MSG_PUBLISH, type ClipFraming, type Media } from '../../contract';
 import { cropSize } from '../../engine/kernels/cropWindow';
 import { useCredits } from '../hooks/useCredits';
+import { momentFraming, setMomentAspect, setMomentCrop } from '../state/momentFraming';
 import { compilationCost, downloadCompilation, type CompilationRange } from '../state/compilation';
 import type { MomentToTake } from '../state/downloads';
 import { Button } from '../ui/Button';
@@ -17,9 +19,27 @@ import { HandOffMenu, PUBLISH_DEFAULT, PublishOptions, publishChoice, type Publi
  * watermark switch and its cost (captions are free: the price is the moment's MP4 price), and its
  * subtitles, an editor's project and the original.
  */
-export function MomentPublishDialog({ take, media, onClose }: { take: MomentToTake; media: Media | undefined; onClose: () => void }) {
-  const [publish, setPublish] = useState<PublishState>(PUBLISH_DEFAULT);
-  const [framing, setFraming] = useState<ClipFraming | undefined>(undefined);
+export function MomentPublishDialog({
+  momentId,
+  take,
+  media,
+  onClose,
+}: {
+  momentId: string;
+  take: MomentToTake;
+  media: Media | undefined;
+  onClose: () => void;
+}) {
+  // The shape and window are the moment's (state/momentFraming): chosen here or over its player.
+  const chosen = useSnapshot(momentFraming).byMoment[momentId];
+  const [captions, setCaptions] = useState<Omit<PublishState, 'aspect'>>(PUBLISH_DEFAULT);
+  const publish: PublishState = { ...captions, aspect: chosen?.aspect ?? PUBLISH_DEFAULT.aspect };
+  const setPublish = ({ aspect, ...rest }: PublishState) => {
+    setCaptions(rest);
+    if (aspect !== publish.aspect) setMomentAspect(momentId, aspect);
+  };
+  const framing = chosen?.framing;
+  const setFraming = (f: ClipFraming | undefined) => setMomentCrop(momentId, publish.aspect, f);
   // Paying is a choice made each time: off whenever the dialog opens.
   const [removeWatermark, setRemoveWatermark] = useState(false);
   const [busy, setBusy] = useState(false);

@@ -12,6 +12,7 @@ import { MomentSidePanel } from './MomentLines';
 import { MomentPlayer, type MomentMode, type MomentPlayerHandle } from '../media/MomentPlayer';
 import { MomentTimeline, timelineMediaOf, type TimelineRange } from '../media/MomentTimeline';
 import { TrimFields } from './TrimFields';
+import { MomentCropControls, PlayerCropOverlay, type CropMoment } from '../media/PlayerCrop';
 import { formatClock, formatMomentLength } from '../ui/format';
 import './moment.css';
 
@@ -56,6 +57,11 @@ export function MomentDialog({
     [moment, timelineMedia.duration],
   );
   const onSeek = useCallback((t: number) => player.current?.seek(t), []);
+  // Issue 39: the shape chosen for publishing this moment, its crop window over the player.
+  const cropMoment = useMemo<CropMoment>(
+    () => ({ id: moment.id, libraryId: moment.libraryId, mediaId: moment.mediaId, startTime: range.startTime, endTime: range.endTime }),
+    [moment.id, moment.libraryId, moment.mediaId, range.startTime, range.endTime],
+  );
 
   return (
     <Dialog
@@ -138,6 +144,7 @@ export function MomentDialog({
                 range={range}
                 onVideo={setVideo}
                 onModeChange={setMode}
+                overlay={<PlayerCropOverlay moment={cropMoment} media={media} video={video} />}
               />
               <MomentTimeline
                 media={timelineMedia}
@@ -147,7 +154,12 @@ export function MomentDialog({
                 video={video}
                 homeEnd={mode === 'moment' ? 'range' : 'media'}
               />
-              {media && timelineMedia.duration > 0 && <TrimFields moment={moment} range={range} duration={timelineMedia.duration} />}
+              {media && timelineMedia.duration > 0 && (
+                <div className="moment-view__edits">
+                  <TrimFields moment={moment} range={range} duration={timelineMedia.duration} />
+                  <MomentCropControls moment={cropMoment} media={media} />
+                </div>
+              )}
             </>
           )}
         </div>
