@@ -187,8 +187,13 @@ describe('touch and layout (issue 37, items 4 and 14)', () => {
       await toast.waitFor();
       const buttons = [download, ...(await dialog.getByRole('button', { name: 'Close', exact: true }).all())];
       expect(buttons.length).toBeGreaterThanOrEqual(3); // Download, the header's Close (X) and the footer's
-      const toastBox = await boxOf(toast);
-      for (const b of buttons) expect(overlaps(toastBox, await boxOf(b)), `the toast over ${await b.innerText()}`).toBe(false);
+      // Read once the toast has slid in (0.18 s) and been lifted clear of the footer.
+      const covered = async () => {
+        const toastBox = await boxOf(toast);
+        const over = await Promise.all(buttons.map(async (b) => (overlaps(toastBox, await boxOf(b)) ? await b.innerText() : null)));
+        return over.filter(Boolean).join(', ');
+      };
+      await expect.poll(covered, { timeout: 5_000, message: 'the toast over these buttons' }).toBe('');
       await shot(page, 'moment-dialog-toast-1280');
       // (Escape here would dismiss the toast, Radix's top layer, rather than the dialog.)
       await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();

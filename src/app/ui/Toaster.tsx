@@ -50,11 +50,14 @@ function useToastLift(viewport: HTMLElement | null) {
     };
     onFooters();
     const unsubscribe = subscribeDialogFooters(onFooters);
+    // Once a toast has slid into place (its entry moves it by a transform, which no size change tells).
+    viewport.addEventListener('animationend', measure);
     window.addEventListener('resize', measure);
     document.addEventListener('scroll', measure, true);
     return () => {
       unsubscribe();
       sizes.disconnect();
+      viewport.removeEventListener('animationend', measure);
       window.removeEventListener('resize', measure);
       document.removeEventListener('scroll', measure, true);
       viewport.style.bottom = '';
