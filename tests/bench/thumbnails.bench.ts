@@ -173,6 +173,7 @@ async function main() {
     };
     const floors: DecodeFloor[] = [await floor('/media/floor-before.mp4')];
     const table: Record<string, string | number>[] = [];
+    const openParts: string[] = [];
     for (const [i, row] of rows.entries()) {
       const url = `/media/bench-${i}.mp4`;
       const options: CreateOptions = { sourceUrl: url, thumbnailPath: '/no-server-thumbnails.webp', duration: SECONDS, frameRate: FPS };
@@ -196,6 +197,11 @@ async function main() {
         );
       }
       table.push(summarise(row, result, stats, reads, size, cpuMs, open?.ms));
+      const o = stats.source?.openMs;
+      if (o)
+        openParts.push(
+          `${row.name}: open ${Math.round(stats.openMs)} ms = worker start and messaging ${Math.round(stats.openMs - o.total)}, boxes ${Math.round(o.boxes)}, index ${Math.round(o.index)}, isConfigSupported ${Math.round(o.supported)}, warm-up ${Math.round(o.warmUp)}`,
+        );
     }
     floors.push(await floor('/media/floor-after.mp4'));
     console.table(table);
@@ -212,6 +218,7 @@ async function main() {
     console.log(
       `cold start (worker + open + first 10 tiles at 100 %): ${table[0]!['batch p50 ms']} ms, ${first} thumbnails/s; target >= ${FIRST_VIEW_TARGET_PER_SECOND}: ${first >= FIRST_VIEW_TARGET_PER_SECOND ? 'met' : 'NOT met'}`,
     );
+    console.log(`where the open's time went (ms):\n  ${openParts.join('\n  ')}`);
     const floorRates = floors.map((f) => Math.round((f.keyframes / f.decodeMs) * 1000));
     console.log(
       `floor, bare decode of the 1600 % sweep's ${floors[0]!.keyframes} keyframes (2 VideoDecoders, bytes in memory, no scaling), before / after the rows: ${floorRates.join(' / ')} keyframes/s; reading their bytes ${floors.map((f) => Math.round(f.bytesMs)).join(' / ')} ms; CPU ${floors.map((f, i) => (floorCpu[i]! / f.keyframes).toFixed(1)).join(' / ')} ms a keyframe (reading included)`,
@@ -274,6 +281,10 @@ function summarise(
     'worker ms/thumb (bytes/draw/all)': [s.workerWaitBytesMs, s.workerDrawMs, s.workerBatchMs]
       .map((ms) => (ms / r.thumbnails).toFixed(1))
       .join(' / '),
+    // Where a queue job's time goes outside the worker: waiting for its start, and the call's messaging and transfer.
+    starts: s.batches,
+    'queue wait ms/start': Math.round(s.queueWaitMs / Math.max(1, s.batches)),
+    'call overhead ms/start': +((s.callMs - s.workerBatchMs) / Math.max(1, s.batches)).toFixed(1),
   };
 }
 

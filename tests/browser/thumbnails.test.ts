@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MSG_MOMENT } from '../../src/contract';
+import { MSG_MOMENT, TIMELINE } from '../../src/contract';
 import type { Browser } from '../e2e/harness';
 import { openPage, servePages, type PageServer } from './harness';
 import type { CreateOptions, GetRequest, GetResult, ThumbnailsDriver } from './pages/thumbnails/index';
@@ -200,6 +200,13 @@ describe('queue jobs', () => {
     const s = await stats(id);
     expect(s.workerRequests).toBe(10);
     expect(s.batches).toBe(2);
+    // The second job waited for the spec's gap after the first one's start, measured from its oldest request.
+    expect(s.queueWaitMs).toBeGreaterThanOrEqual(TIMELINE.thumbnailGapMs - 10);
+    expect(s.callMs).toBeGreaterThanOrEqual(s.workerBatchMs);
+    // The open's parts, timed in the worker, add up to no more than it took as seen from the page.
+    const o = s.source!.openMs;
+    expect(o.boxes + o.index + o.supported + o.warmUp).toBeLessThanOrEqual(o.total + 0.5);
+    expect(o.total).toBeLessThanOrEqual(s.openMs);
   });
 });
 

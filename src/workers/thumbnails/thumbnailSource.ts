@@ -33,6 +33,12 @@ export interface ThumbnailSourceStats {
   workerWaitBytesMs: number;
   workerDrawMs: number;
   workerBatchMs: number;
+  /** Summed over batches: from the oldest request of the batch being asked for to its queue job starting. */
+  queueWaitMs: number;
+  /** Summed over batches: the worker call's round trip (the batch in the worker plus messaging and transfer). */
+  callMs: number;
+  /** Opening on the main thread: from starting the worker to the worker's answer to `open` (its part is in source.openMs). */
+  openMs: number;
   serverThumbnails: number;
   cacheHits: number;
   source: SourceInfo | null;
@@ -70,6 +76,8 @@ interface Pending {
   /** Aborted when the last waiter leaves: stops a server fetch. */
   controller: AbortController;
   inWorker: boolean;
+  /** performance.now() when it was first asked for. */
+  askedAt: number;
 }
 
 const isSafari = () => {
@@ -111,6 +119,9 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     workerWaitBytesMs: 0,
     workerDrawMs: 0,
     workerBatchMs: 0,
+    queueWaitMs: 0,
+    callMs: 0,
+    openMs: 0,
     serverThumbnails: 0,
     cacheHits: 0,
     source: null,
@@ -137,6 +148,7 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
         return fallback(isSafari() ? MSG_MOMENT.thumbnailsSafari : 'This browser cannot decode video in a worker (WebCodecs).');
       }
       if (!options.sourceUrl) return fallback('The media source cannot be read by the browser.');
+      const opening = performance.now();
       const w = new Worker(new URL('./thumbnails.worker.ts', import.meta.url), { type: 'module', name: 'thumbnails' });
       const c = createRpcClient<ThumbnailsProtocol>(domPort(w));
       // A worker that fails to load or crashes would otherwise leave its callers waiting forever.
@@ -150,6 +162,7 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
       rpc = c;
       try {
         const info = await c.call('open', { url: new URL(options.sourceUrl, globalThis.location?.href).href });
+        counters.openMs = performance.now() - opening;
         counters.source = info;
         counters.bytesRead += info.bytesRead;
         if (!info.decodable) {
@@ -245,7 +258,9 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     const byId = new Map(live.map((e) => [e.id, e]));
     const retry: Pending[] = [];
     try {
+      const called = performance.now();
       const { results, stats } = await c.call('thumbnails', { requests });
+      counters.callMs += performance.now() - called;
       counters.chunksDecoded += stats.chunksDecoded;
       counters.bytesRead += stats.bytesRead;
       counters.rangeRequests += stats.rangeRequests;
@@ -272,6 +287,7 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     const at = jobs.indexOf(controller);
     if (at >= 0) jobs.splice(at, 1);
     const batch = waiting.splice(0, maxBatch);
+    if (batch.length) counters.queueWaitMs += performance.now() - Math.min(...batch.map((p) => p.askedAt));
     try {
       await runBatch(batch);
     } catch {
@@ -320,6 +336,7 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
           waiters: new Set(),
           controller: new AbortController(),
           inWorker: false,
+          askedAt: performance.now(),
         };
         pending.set(key, p);
         waiting.push(p);

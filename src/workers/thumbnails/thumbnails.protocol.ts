@@ -17,6 +17,21 @@ export interface SourceInfo {
   decodable: boolean;
   /** Bytes read to open it (head, box headers, moov). */
   bytesRead: number;
+  /** Where the open's time went in the worker, in milliseconds. */
+  openMs: OpenTimings;
+}
+
+/** Milliseconds of each part of opening a media in the worker. */
+export interface OpenTimings {
+  /** Reading the head and hopping to the moov, and reading it. */
+  boxes: number;
+  /** Building the sample table and the decoder configuration. */
+  index: number;
+  /** VideoDecoder.isConfigSupported. */
+  supported: number;
+  /** Reading the first keyframe and decoding it once on each decoder. */
+  warmUp: number;
+  total: number;
 }
 
 /** One thumbnail of a batch; width/height are in device pixels. */

@@ -90,10 +90,12 @@ function closeSource() {
 
 async function openSource(url: string): Promise<SourceInfo> {
   closeSource();
+  const t0 = performance.now();
   const reader = new RangeReader(url);
   const head = await reader.read(0, HEAD_BYTES);
   const size = reader.size ?? head.length;
   const { ftyp, moov } = await readMovieBoxes((start, end) => reader.read(start, end), head, size);
+  const t1 = performance.now();
   const movie = indexMovie(ftyp, moov);
   const { table } = movie;
   // optimizeForLatency: frames come out as soon as decoded instead of after the reorder window.
@@ -104,6 +106,7 @@ async function openSource(url: string): Promise<SourceInfo> {
     optimizeForLatency: true,
   };
   if (movie.description) config.description = movie.description;
+  const t2 = performance.now();
   let decodable = false;
   if (typeof VideoDecoder !== 'undefined' && typeof OffscreenCanvas !== 'undefined') {
     try {
@@ -112,6 +115,7 @@ async function openSource(url: string): Promise<SourceInfo> {
       decodable = false; // a codec string WebCodecs cannot even parse (e.g. 'mp4v.20.9')
     }
   }
+  const t3 = performance.now();
   const seconds = movie.duration;
   const info: SourceInfo = {
     codec: movie.codec,
@@ -124,12 +128,15 @@ async function openSource(url: string): Promise<SourceInfo> {
     keyframeTimes: Array.from(table.syncByPts, (i) => table.pts[i]! / table.timescale),
     decodable,
     bytesRead: reader.bytesRead,
+    openMs: { boxes: t1 - t0, index: t2 - t1, supported: t3 - t2, warmUp: 0, total: 0 },
   };
   source = { reader, table, config, info, idle: [] };
   if (decodable) {
     for (let i = 0; i < LANES; i++) source.idle.push(newSlot(config));
     await warmUp(source);
   }
+  info.openMs.warmUp = performance.now() - t3;
+  info.openMs.total = performance.now() - t0;
   return info;
 }
 
