@@ -174,27 +174,36 @@ const vertical = (clips: RenderClip[]) =>
       ],
     },
   }));
-type Kind = 'plain' | 'captioned' | 'short';
+// The floor of a short: the same 9:16 panning crop with no captions, the least work a vertical
+// 720x1280 from this 16:9 720p rendition takes (the crop's upscale, and x264 on the upscaled picture).
+type Kind = 'plain' | 'captioned' | 'vertical' | 'short';
 const label: Record<Kind, string> = {
   plain: 'plain 16:9',
   captioned: 'captioned (bar) 16:9',
+  vertical: 'floor: 9:16 panning crop, no captions',
   short: '9:16 captioned (words), panning crop',
 };
-const turns: Record<Kind, Array<{ ms: number; cpu: number }>> = { plain: [], captioned: [], short: [] };
-for (let round = 0; round < 2; round++)
-  for (const kind of ['plain', 'captioned', 'short'] as const)
+const turns: Record<Kind, Array<{ ms: number; cpu: number }>> = { plain: [], captioned: [], vertical: [], short: [] };
+for (let round = 0; round < 3; round++)
+  for (const kind of ['plain', 'captioned', 'vertical', 'short'] as const)
     turns[kind].push(
       await time(`60 s ${label[kind]}, photos, 1080p upload, watermark (turn ${round + 1})`, 60, realTime, () =>
-        renderCompilation(kind === 'short' ? vertical(clipsOf(photos1080.rendition, 720)) : clipsOf(photos1080.rendition, 720), out('e'), {
-          height: 720,
-          watermark: true,
-          ...(kind === 'captioned' && { captions }),
-          ...(kind === 'short' && { captions: shortCaptions, aspect: '9:16' as const }),
-        }),
+        renderCompilation(
+          kind === 'short' || kind === 'vertical' ? vertical(clipsOf(photos1080.rendition, 720)) : clipsOf(photos1080.rendition, 720),
+          out('e'),
+          {
+            height: 720,
+            watermark: true,
+            ...(kind === 'captioned' && { captions }),
+            ...((kind === 'short' || kind === 'vertical') && { aspect: '9:16' as const }),
+            ...(kind === 'short' && { captions: shortCaptions }),
+          },
+        ),
       ),
     );
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const ratioTo = (kind: Kind, k: 'ms' | 'cpu') => mean(turns[kind].map((x) => x[k])) / mean(turns.plain.map((x) => x[k]));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ratioTo = (kind: Kind, k: 'ms' | 'cpu', base: Kind = 'plain') =>
+  median(turns[kind].map((x) => x[k])) / median(turns[base].map((x) => x[k]));
 
 const reference = () => 'reference (not what the job reads)';
 await time('reference: photos, 1080p original read directly, watermark', 60, reference, () =>
@@ -213,12 +222,21 @@ const probe = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=d
 // `load` is the 1-minute load average after each case: other work on the machine slows every figure.
 console.log(`\n${os.availableParallelism()} cores; compilation output duration ${Number(probe.toString()).toFixed(3)} s`);
 console.table(rows);
-// Wall time swings with other work on a shared machine; ffmpeg's CPU seconds are the steadier figure.
-for (const kind of ['captioned', 'short'] as const) {
-  const cpu = ratioTo(kind, 'cpu');
+// The issue's target is render time (the wall time a user waits), taken as the median of the turns,
+// which other work on a shared machine swings (the `load` column says how much); ffmpeg's CPU
+// seconds are printed beside it: the render is two processes (picture, sound) over both cores, so
+// CPU is not wall time, but it is what a busy render server pays.
+for (const kind of ['captioned', 'vertical', 'short'] as const) {
+  const wall = ratioTo(kind, 'ms');
   console.log(
-    `${label[kind]} / plain 16:9, mean of ${turns.plain.length} turns each (${cues.length} cues): ` +
-      `wall ${ratioTo(kind, 'ms').toFixed(2)}x, ffmpeg CPU ${cpu.toFixed(2)}x; target <= 1.3x: ${cpu <= 1.3 ? 'met' : 'NOT met'}`,
+    `${label[kind]} / plain 16:9, median of ${turns.plain.length} turns each (${cues.length} cues): ` +
+      `render time ${wall.toFixed(2)}x${kind === 'vertical' ? '' : ` (target <= 1.3x: ${wall <= 1.3 ? 'met' : 'NOT met'})`}, ` +
+      `ffmpeg CPU ${ratioTo(kind, 'cpu').toFixed(2)}x`,
   );
 }
+// What the captions and the subject path cost on top of the floor (the vertical crop itself).
+console.log(
+  `${label.short} / its floor: render time ${ratioTo('short', 'ms', 'vertical').toFixed(2)}x, ` +
+    `ffmpeg CPU ${ratioTo('short', 'cpu', 'vertical').toFixed(2)}x`,
+);
 fs.rmSync(dir, { recursive: true, force: true });
