@@ -114,6 +114,14 @@ async function openMomentPublish(page: Page, trigger: Locator, aspect?: RenderAs
   return publish;
 }
 
+/** A mouse drag of a box from its centre, `dx` pixels across. */
+async function mouseDrag(page: Page, box: { x: number; y: number; width: number; height: number }, dx: number) {
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + dx, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
 /** A finger drag by CDP touch events (Playwright's touchscreen only taps). */
 async function touchDrag(cdp: CDPSession, from: { x: number; y: number }, dx: number) {
   const point = (x: number) => [{ x, y: from.y, id: 1 }];
@@ -169,10 +177,7 @@ describe('publish-ready moments (issue 39)', () => {
       const picture = (await trim.locator('.crop-view__picture').boundingBox())!;
       expect(box.width / picture.width).toBeCloseTo(9 / 16 / (16 / 9), 2);
       const before = await windowCentre(win);
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width / 2 - picture.width * 0.2, box.y + box.height / 2, { steps: 8 });
-      await page.mouse.up();
+      await mouseDrag(page, box, -picture.width * 0.2);
       await expect.poll(() => windowCentre(win)).toBeCloseTo(Math.max(0.158, before - 0.2), 1);
       await expect.poll(() => trim.getByTestId('crop-status').innerText()).toBe(MSG_PUBLISH.fixed);
       const dragged = await windowCentre(win);
@@ -363,10 +368,7 @@ describe('publish-ready moments (issue 39)', () => {
 
       // Dragged to the left while the moment plays or not: fixed for the moment.
       const before = await windowCentre(win);
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width / 2 - shown.width * 0.25, box.y + box.height / 2, { steps: 8 });
-      await page.mouse.up();
+      await mouseDrag(page, box, -shown.width * 0.25);
       await expect.poll(() => windowCentre(win)).toBeCloseTo(Math.max(0.158, before - 0.25), 1);
       await expect.poll(() => moment.getByTestId('moment-crop-status').innerText()).toBe(MSG_PUBLISH.fixed);
       // The arrow keys move the focused window, and only it: the paused playhead stays where it is.
