@@ -77,7 +77,13 @@ const password = 'bench-password';
 const fresh = !fs.existsSync(MARK);
 if (fresh) fs.rmSync(DATA_DIR, { recursive: true, force: true });
 fs.mkdirSync(DATA_DIR, { recursive: true });
-const server = await startServer({ PORT: '0', DATA_DIR, LOG_LEVEL: 'silent', WEB_DIR: path.join(DATA_DIR, 'none'), MODELS_DIR });
+const server = await startServer({
+  PORT: '0',
+  DATA_DIR,
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+  WEB_DIR: path.join(DATA_DIR, 'none'),
+  MODELS_DIR,
+});
 const api = client(server.url);
 const db = server.database.db;
 
