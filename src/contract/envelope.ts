@@ -36,6 +36,8 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   not_configured: 503,
+  /** The server is stopping: a request it was still answering could not finish (try again). */
+  unavailable: 503,
   render_failed: 500,
   internal: 500,
 } as const;

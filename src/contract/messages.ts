@@ -82,6 +82,8 @@ export const MSG = {
     `${field} must not contain control characters other than tabs and line breaks (found ${found}).`,
   invalidUnicode: (field: string, found: string) => `${field} must be valid Unicode text (found a lone surrogate, ${found}).`,
   internal: 'Something went wrong on our side. Please try again; if it persists, contact support with this id.',
+  /** A request cut short because the server is stopping (not named by the spec): try again once it is back. */
+  shuttingDown: 'The server is restarting. Please try again in a moment.',
   notFound: 'Not found.',
   alreadyVerified: 'Your email is already verified.',
 } as const;

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { gifBodySchema, MSGPACK, renderStatusParamsSchema, srtQuerySchema } from '../../contract';
+import { gifBodySchema, MSG, MSGPACK, renderStatusParamsSchema, srtQuerySchema } from '../../contract';
 import { AppError } from '../errors';
 import { registerCodecs } from './codec';
 import { registerErrorHandler } from './errorHandler';
@@ -96,5 +96,31 @@ describe('validation errors of a route schema', () => {
     expect(bad.json().error).toEqual({ code: 'validation_failed', message: 'renderId must match format "uuid"' });
     const missing = await app.inject({ method: 'POST', url: `/moments/${crypto.randomUUID()}`, payload: { start: 0 } });
     expect(missing.json().error).toEqual({ code: 'validation_failed', message: 'end is required' });
+  });
+  it("answers a request cut short by the server's shutdown 503 'try again' (no correlation id, no error logged), and 500 before it", async () => {
+    const logged: Array<{ level: number }> = [];
+    const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => logged.push(JSON.parse(line)) } } });
+    registerCodecs(app);
+    registerErrorHandler(app);
+    let fail!: (e: Error) => void;
+    app.get('/work', () => new Promise((_, reject) => (fail = reject)));
+    app.get('/boom', async () => {
+      throw new Error('ffmpeg failed (exit null)');
+    });
+    await app.ready();
+    expect((await app.inject({ url: '/boom', headers: { accept: 'application/json' } })).statusCode).toBe(500);
+    // A request in flight when the server starts to close; its tool is then killed.
+    const inFlight = app.inject({ url: '/work', headers: { accept: 'application/json' } });
+    await new Promise((r) => setTimeout(r, 20));
+    const closed = app.close();
+    await new Promise((r) => setTimeout(r, 20));
+    fail(new Error('ffmpeg failed (exit null)'));
+    const r = await inFlight;
+    await closed;
+    expect(r.statusCode).toBe(503);
+    expect(r.headers['retry-after']).toBe('5');
+    expect(r.json()).toEqual({ data: null, error: { code: 'unavailable', message: MSG.shuttingDown, retryAfterSeconds: 5 } });
+    // the 500 before the shutdown was logged as an error; the cut-short request only as information
+    expect(logged.filter((l) => l.level >= 50)).toHaveLength(1);
   });
 });

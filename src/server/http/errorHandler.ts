@@ -4,11 +4,21 @@ import { MSG, type ApiErrorBody } from '../../contract';
 import { AppError } from '../errors';
 import { sendEnvelope } from './codec';
 
+/** What a request cut short by a shutdown is told to wait before trying again (a restart takes a few seconds). */
+const SHUTDOWN_RETRY_SECONDS = 5;
+
 /**
  * One place maps every error to the envelope and a status; unknown errors never leak a stack. A
  * value the route's schema refuses is a 400 'validation_failed' naming the field.
  */
 export function registerErrorHandler(app: FastifyInstance) {
+  // Once the server is stopping, the work of requests still in flight is cut short (their tools are
+  // killed, the database closes): what fails then is answered 503 'try again', as Fastify answers a
+  // request that arrives while it closes, not as an error of ours.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('preHandler', async (req) => {
     assertFinite('params', req.params);
     assertFinite('querystring', req.query);
@@ -32,13 +42,17 @@ export function registerErrorHandler(app: FastifyInstance) {
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       status = err.statusCode;
       body = { code: 'bad_request', message: err.message };
+    } else if (closing) {
+      req.log.info({ err: (err as Error).message }, 'request cut short by shutdown');
+      status = 503;
+      body = { code: 'unavailable', message: MSG.shuttingDown, retryAfterSeconds: SHUTDOWN_RETRY_SECONDS };
     } else {
       const correlationId = randomUUID();
       req.log.error({ err, correlationId }, 'unhandled error');
       status = 500;
       body = { code: 'internal', message: `${MSG.internal} (${correlationId})`, correlationId };
     }
-    if (status === 429 && body.retryAfterSeconds) reply.header('retry-after', String(body.retryAfterSeconds));
+    if ((status === 429 || status === 503) && body.retryAfterSeconds) reply.header('retry-after', String(body.retryAfterSeconds));
     return sendEnvelope(req, reply, { data: null, error: body }, status);
   });
 }
