@@ -11,6 +11,7 @@ import { Checkbox } from '../ui/Checkbox';
 import { Dialog } from '../ui/Dialog';
 import { IconChevronDown, IconDownload } from '../ui/icons';
 import { CropWindow } from './CropWindow';
+import { pictureSizeOf } from './mediaInfo';
 import { HandOffMenu, PUBLISH_DEFAULT, PublishOptions, publishChoice, type PublishState } from './PublishOptions';
 
 /**
@@ -44,8 +45,7 @@ export function MomentPublishDialog({
   const [removeWatermark, setRemoveWatermark] = useState(false);
   const [busy, setBusy] = useState(false);
   const { info } = useCredits();
-  const v = media?.metadata.video;
-  const sourceSize = v && v.width > 0 && v.height > 0 ? { width: v.width, height: v.height } : null;
+  const sourceSize = pictureSizeOf(media);
   const size = sourceSize ? cropSize(publish.aspect, sourceSize.width, sourceSize.height) : null;
   const range: CompilationRange = {
     libraryId: take.libraryId,

@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { MSG_PUBLISH, RENDER_ASPECT_LABELS, RENDER_ASPECTS, type Media, type RenderAspect } from '../../contract';
+import { MSG_PUBLISH, type Media, type RenderAspect } from '../../contract';
 import { centreAt, clampCentre, cropSize } from '../../engine/kernels/cropWindow';
 import { momentFraming, setMomentAspect, setMomentCrop } from '../state/momentFraming';
 import { Button } from '../ui/Button';
 import { Select } from '../ui/Select';
 import { CropFrame, cropStatus } from './CropFrame';
 import { useFramingPath } from './framingPath';
+import { pictureSizeOf } from './mediaInfo';
+import { ASPECT_OPTIONS } from './PublishOptions';
 import { mediaTimeOf } from '../../engine/core/mediaClock';
-
-const ASPECT_OPTIONS = RENDER_ASPECTS.map((a) => ({ value: a, label: RENDER_ASPECT_LABELS[a] }));
 
 /** A moment, as its crop is kept (by moment id) and asked for (its media range). */
 export interface CropMoment {
@@ -20,17 +20,11 @@ export interface CropMoment {
   endTime: number;
 }
 
-/** The picture's display size (rotation applied), when the media has one. */
-function pictureSize(media: Media | undefined): { width: number; height: number } | null {
-  const v = media?.metadata.video;
-  return v && v.width > 0 && v.height > 0 ? { width: v.width, height: v.height } : null;
-}
-
 /** The moment's crop as chosen, its window's size over the picture, and the automatic path's query. */
 function useMomentCrop(moment: CropMoment, media: Media | undefined) {
   const chosen = useSnapshot(momentFraming).byMoment[moment.id];
   const aspect: RenderAspect = chosen?.aspect ?? 'source';
-  const source = pictureSize(media);
+  const source = pictureSizeOf(media);
   const size = source ? cropSize(aspect, source.width, source.height) : null;
   const path = useFramingPath(moment.libraryId, moment.mediaId, aspect, moment.startTime, moment.endTime, Boolean(size));
   return { aspect, framing: chosen?.framing, source, size, path };
@@ -56,8 +50,10 @@ export function PlayerCropOverlay({
   const picture = useRef<HTMLDivElement>(null);
   const [time, setTime] = useState(moment.startTime);
 
+  // Whether the window rides the path (a shape that crops, not fixed): `size` is a new object each render.
+  const following = Boolean(size) && !framing;
   useEffect(() => {
-    if (!video || !size || framing) return;
+    if (!video || !following) return;
     let frame = 0;
     const read = () => setTime(mediaTimeOf(video));
     // While playing, once per presented frame (the browser's own clock), else on each seek.
@@ -76,7 +72,7 @@ export function PlayerCropOverlay({
       video.removeEventListener('play', onPlay);
       video.cancelVideoFrameCallback(frame);
     };
-  }, [video, size, framing]);
+  }, [video, following]);
 
   if (!size || !source) return null;
   const ratio = source.width / source.height;

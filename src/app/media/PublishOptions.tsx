@@ -34,7 +34,7 @@ export const publishChoice = (s: PublishState): PublishChoice => ({
   captions: { ...(s.burn !== 'none' ? { burn: s.burn } : {}), ...(s.soft ? { soft: true } : {}) },
 });
 
-const ASPECT_OPTIONS = RENDER_ASPECTS.map((a) => ({ value: a, label: RENDER_ASPECT_LABELS[a] }));
+export const ASPECT_OPTIONS = RENDER_ASPECTS.map((a) => ({ value: a, label: RENDER_ASPECT_LABELS[a] }));
 const CAPTION_OPTIONS: { value: CaptionStyle | 'none'; label: string }[] = [
   { value: 'none', label: MSG_PUBLISH.captionsNone },
   ...CAPTION_STYLES.map((c) => ({ value: c, label: CAPTION_STYLE_LABELS[c] })),

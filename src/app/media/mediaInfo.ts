@@ -16,6 +16,12 @@ export function externalUrlOf(media: Media | undefined): string | null {
 export const canPreview = (moment: Moment, media: Media | undefined) =>
   Boolean(media && media.kind === 'video' && media.capabilities.preview && moment.endTime > moment.startTime);
 
+/** The picture's displayed size (rotation applied), when the media has one. */
+export function pictureSizeOf(media: Media | undefined): { width: number; height: number } | null {
+  const v = media?.metadata.video;
+  return v && v.width > 0 && v.height > 0 ? { width: v.width, height: v.height } : null;
+}
+
 /** The media's name as users gave it, else its file name. */
 export const mediaNameOf = (media: Media | undefined) => media?.metadata.name || media?.metadata.filename || 'Untitled media';
 

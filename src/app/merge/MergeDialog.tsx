@@ -29,7 +29,7 @@ import { IconChevronDown, IconDownload, IconFilm, IconFullscreen, IconPause, Ico
 import { SegmentedControl } from '../ui/SegmentedControl';
 import { Tooltip } from '../ui/Tooltip';
 import { useSessionSound, VolumeControl } from '../media/VolumeControl';
-import { mediaNameOf } from '../media/mediaInfo';
+import { mediaNameOf, pictureSizeOf } from '../media/mediaInfo';
 import { framingPath } from '../media/framingPath';
 import { HandOffMenu, PUBLISH_DEFAULT, PublishOptions, publishChoice, type PublishState } from '../media/PublishOptions';
 import { attachPlayer, previewPlaylistUrl } from '../media/momentPlayer';
@@ -207,10 +207,7 @@ export default function MergeDialog({
 
   const blocked = clipsBlockedReason(clips);
   const poster = clips[0] && tokensReady ? (pictureUrl(clips[0]) ?? undefined) : undefined;
-  const sourceSizeOf = (clip: SequenceClip) => {
-    const v = medias[clip.extendedMediaId.mediaId]?.metadata.video;
-    return v && v.width > 0 && v.height > 0 ? { width: v.width, height: v.height } : null;
-  };
+  const sourceSizeOf = (clip: SequenceClip) => pictureSizeOf(medias[clip.extendedMediaId.mediaId]);
   const cropping = publish.aspect !== 'source';
   const ranges: CompilationRange[] = clips.map((c) => ({
     libraryId: c.extendedMediaId.libraryId,
