@@ -1,3 +1,5 @@
+import type { FastifyReply } from 'fastify';
+
 /**
  * A download's Content-Disposition: an ASCII name for old clients (anything else, quotes and
  * backslashes become `_`: header bytes are read as Latin-1, so a name that is not ASCII cannot
@@ -8,4 +10,9 @@ export function contentDisposition(filename: string, disposition: 'attachment' |
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const exact = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${disposition}; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
+
+/** A text file made for this request as a download: its type, never cached, saved under `filename`. */
+export function sendAttachment(res: FastifyReply, type: string, filename: string, text: string) {
+  return res.type(type).header('cache-control', 'private, no-store').header('content-disposition', contentDisposition(filename)).send(text);
 }

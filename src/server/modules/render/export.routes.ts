@@ -3,7 +3,7 @@ import type { App } from '../../http/types';
 import type { AccountService } from '../accounts/account.service';
 import type { ExportService } from './export.service';
 import { requireAuth, sessionOf } from '../../http/auth';
-import { contentDisposition } from '../../http/contentDisposition';
+import { sendAttachment } from '../../http/contentDisposition';
 
 /**
  * Issue 39: POST API.renderExport answers the compilation as a video editor's project file (body
@@ -15,19 +15,12 @@ export function exportRoutes(app: App, accounts: AccountService, exports: Export
     { preHandler: requireAuth(accounts), schema: { body: compilationSubtitlesBodySchema } },
     async (req, res) => {
       const subs = await exports.subtitles(sessionOf(req).user, req.body);
-      return res
-        .type(subs.format === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/x-subrip; charset=utf-8')
-        .header('cache-control', 'private, no-store')
-        .header('content-disposition', contentDisposition(subs.filename))
-        .send(subs.text);
+      const type = subs.format === 'vtt' ? 'text/vtt; charset=utf-8' : 'application/x-subrip; charset=utf-8';
+      return sendAttachment(res, type, subs.filename, subs.text);
     },
   );
   app.post(API.renderExport, { preHandler: requireAuth(accounts), schema: { body: compilationExportBodySchema } }, async (req, res) => {
     const file = await exports.export(sessionOf(req).user, req.body);
-    return res
-      .type(file.contentType)
-      .header('cache-control', 'private, no-store')
-      .header('content-disposition', contentDisposition(file.filename))
-      .send(file.text);
+    return sendAttachment(res, file.contentType, file.filename, file.text);
   });
 }

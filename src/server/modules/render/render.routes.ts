@@ -7,13 +7,12 @@ import {
   renderStatusParamsSchema,
   srtQuerySchema,
 } from '../../../contract';
-import type { FastifyReply } from 'fastify';
 import type { App } from '../../http/types';
 import type { AccountService } from '../accounts/account.service';
 import type { FramingService } from './framing.service';
 import type { RenderService } from './render.service';
 import { requireAuth, sessionOf } from '../../http/auth';
-import { contentDisposition } from '../../http/contentDisposition';
+import { sendAttachment } from '../../http/contentDisposition';
 import { ok, reply } from '../../http/envelope';
 
 /**
@@ -21,11 +20,6 @@ import { ok, reply } from '../../http/envelope';
  * contract/schemas/render.ts. The POSTs answer 200 with the download URL when the render finishes
  * within RENDER_WAIT_MS, else 202 with the render id, to be polled at API.renderStatus.
  */
-/** A text file as a download (Content-Disposition: attachment, the name ASCII-safe and in UTF-8). */
-function attachment(res: FastifyReply, type: string, filename: string, text: string) {
-  return res.type(type).header('cache-control', 'private, no-store').header('content-disposition', contentDisposition(filename)).send(text);
-}
-
 export function renderRoutes(app: App, accounts: AccountService, renders: RenderService, framing: FramingService) {
   const auth = { preHandler: requireAuth(accounts) };
   const user = (req: Parameters<typeof sessionOf>[0]) => sessionOf(req).user;
@@ -56,7 +50,7 @@ export function renderRoutes(app: App, accounts: AccountService, renders: Render
     { ...auth, schema: { params: mediaParamsSchema, querystring: srtQuerySchema } },
     async (req, res) => {
       const srt = await renders.srt(user(req), req.params.libraryId, req.params.mediaId, req.query);
-      return attachment(res, 'application/x-subrip; charset=utf-8', srt.filename, srt.text);
+      return sendAttachment(res, 'application/x-subrip; charset=utf-8', srt.filename, srt.text);
     },
   );
 }
