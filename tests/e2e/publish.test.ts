@@ -114,6 +114,14 @@ async function openMomentPublish(page: Page, trigger: Locator, aspect?: RenderAs
   return publish;
 }
 
+/** Opens a result's moment dialog and waits for its picture. */
+async function openMomentDialog(page: Page, card: Locator) {
+  await card.locator('.moment-card__frame').click();
+  const moment = page.getByRole('dialog').filter({ has: page.getByTestId('moment-crop') });
+  await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[role=dialog] video')?.readyState ?? 0) >= 2);
+  return moment;
+}
+
 /** A mouse drag of a box from its centre, `dx` pixels across. */
 async function mouseDrag(page: Page, box: { x: number; y: number; width: number; height: number }, dx: number) {
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -286,9 +294,7 @@ describe('publish-ready moments (issue 39)', () => {
       const { page, context, cards } = await searchPage(a, { width: 375, height: 812 }, true);
       const cdp = await context.newCDPSession(page);
       // The moment dialog: its crop for publishing, under the timeline, and a finger moving the window over the player.
-      await cards.first().locator('.moment-card__frame').click();
-      const moment = page.getByRole('dialog').filter({ has: page.getByTestId('moment-crop') });
-      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[role=dialog] video')?.readyState ?? 0) >= 2);
+      const moment = await openMomentDialog(page, cards.first());
       await moment.getByLabel(MSG_PUBLISH.crop).selectOption({ label: RENDER_ASPECT_LABELS['9:16'] });
       const onPlayer = moment.getByRole('slider', { name: MSG_PUBLISH.cropWindow });
       await onPlayer.scrollIntoViewIfNeeded();
@@ -339,9 +345,7 @@ describe('publish-ready moments (issue 39)', () => {
     async () => {
       const a = await account();
       const { page, cards } = await searchPage(a, { width: 1280, height: 800 });
-      await cards.first().locator('.moment-card__frame').click();
-      const moment = page.getByRole('dialog').filter({ has: page.getByTestId('moment-crop') });
-      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[role=dialog] video')?.readyState ?? 0) >= 2);
+      const moment = await openMomentDialog(page, cards.first());
       // No shape chosen: no window over the player.
       expect(await moment.getByTestId('player-crop').count()).toBe(0);
       await moment.getByLabel(MSG_PUBLISH.crop).selectOption({ label: RENDER_ASPECT_LABELS['9:16'] });
