@@ -14,8 +14,9 @@ import path from 'node:path';
 import { makeHls } from '../../src/server/adapters/media/ffmpeg';
 import { parsePlaylist, segmentsCovering, writePlaylist } from '../../src/server/modules/delivery/hlsPlaylist';
 import { renderCompilation, renderGif, type RenderClip } from '../../src/server/adapters/media/render';
-import { compilationCues, cuesToAss, cuesToSrt, type CaptionSegment } from '../../src/server/modules/render/captions';
+import { captionStates, compilationCues, cuesToSrt, type CaptionSegment } from '../../src/server/modules/render/captions';
 import { windowSize } from '../../src/server/modules/render/framing';
+import type { RenderCaptions } from '../../src/server/modules/render/render.service';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-renderbench-'));
 const SOURCE_SECONDS = 70;
@@ -158,10 +159,10 @@ for (let t = 0.5; t < SOURCE_SECONDS - 4; t += 12 * 0.3 + 1) {
   speech.push({ start: t, end: words[words.length - 1]!.end, text: sentence, words });
 }
 const cues = compilationCues(moments.map((m) => ({ ...m, segments: speech })));
-const captions = { ass: (w: number, h: number) => cuesToAss(cues, 'bar', w, h), srt: cuesToSrt(cues) };
+const captions: RenderCaptions = { burn: (w, h) => captionStates(cues, 'bar', w, h), srt: cuesToSrt(cues) };
 // The short: 9:16 (720x1280) with the word-by-word style, each clip's window panning across the
 // picture as a subject walks (framing.ts's path: three points a clip, a move then a hold).
-const shortCaptions = { ass: (w: number, h: number) => cuesToAss(cues, 'words', w, h), srt: cuesToSrt(cues) };
+const shortCaptions: RenderCaptions = { burn: (w, h) => captionStates(cues, 'words', w, h), srt: cuesToSrt(cues) };
 const vertical = (clips: RenderClip[]) =>
   clips.map((c) => ({
     ...c,

@@ -1,8 +1,11 @@
 import { BACKGROUND, spawnTool } from '../process/tools';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { GIF_MAX_FPS, GIF_MAX_WIDTH, RENDER_ASPECT_RATIO, type RenderAspect } from '../../../contract';
 import { tools } from './ffprobe';
 import type { RenderCaptions, RenderSource } from '../../modules/render/render.service';
+import type { CaptionStates } from '../../modules/render/captions';
 
 /** The font of the burnt-in watermark (Debian fonts-dejavu-core). */
 export const WATERMARK_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
@@ -149,6 +152,115 @@ function timestampMode(clips: RenderClip[]): string[] {
 }
 
 /**
+ * Issue 39: the burned-in captions' states (captionStates) drawn by libass, each once, as pictures of
+ * the captions' band (yuva420p, uncompressed), written as a NUT stream to `out` with each state's
+ * start as its time. The picture's ffmpeg reads them as an input and lays each over the picture until
+ * the next (captionOverlay): the overlay filter is SIMD and sliced over the cores, where the ass
+ * filter blended every frame on one thread. The renderer makes `out` a pipe (mkfifo), so the states
+ * are drawn beside the picture, only ahead of it, and never stored.
+ *
+ * libass draws each state twice, in one pass, one copy above the other, over 0s and over 255s: a
+ * pixel drawn with coverage a over a background b reads b(1-a) + p, so the two give a (the alpha
+ * plane) and p/a (the colour the overlay blends by a). Drawing once over a transparent frame is not
+ * the same: ffmpeg's ass filter blends the alpha plane like a colour, so a translucent colour (the
+ * bar) got a^2 and antialiased edges came out dark. A test compares the two ways with the ass filter
+ * on the picture.
+ */
+export async function captionPictures(
+  states: CaptionStates,
+  width: number,
+  duration: number,
+  dir: string,
+  out: string,
+  signal?: AbortSignal,
+) {
+  fs.mkdirSync(dir, { recursive: true });
+  const h = states.band.height;
+  // The states' times: a blank picture of the script's canvas (YUV4MPEG: a header, then the planes),
+  // 0s in its upper half and 255s in its lower, shown for each state's duration.
+  const half = (w: number, rows: number) => [Buffer.alloc(w * rows), Buffer.alloc(w * rows, 255)];
+  const blank = Buffer.concat([
+    Buffer.from(`YUV4MPEG2 W${width} H${2 * h} F100:1 Ip A1:1 C420jpeg\nFRAME\n`),
+    ...half(width, h),
+    ...half(width / 2, h / 2),
+    ...half(width / 2, h / 2),
+  ]);
+  fs.writeFileSync(path.join(dir, 'blank.y4m'), blank);
+  // After the last state, nothing until the picture's end; then a last state (nothing) that begins
+  // after its last frame, so that the overlay (shortest) never runs out of states before the picture.
+  const shown = states.durations.reduce((a, b) => a + b, 0);
+  const durations = [...states.durations, ...(duration > shown ? [duration - shown] : []), 0.01];
+  const times = path.join(dir, 'times.ffconcat');
+  fs.writeFileSync(times, ['ffconcat version 1.0', ...durations.flatMap((d) => ['file blank.y4m', `duration ${num(d)}`]), ''].join('\n'));
+  const assFile = path.join(dir, 'captions.ass');
+  fs.writeFileSync(assFile, states.ass);
+  const colour = 'if(lt(y-x,255),clip(x*255/(255-(y-x)),0,255),0)';
+  const graph =
+    `[0:v]format=yuv420p,ass=filename=${filterPath(assFile)}:fontsdir=${filterPath(CAPTION_FONTS_DIR)},split=4[u1][u2][l1][l2];` +
+    `[u1]crop=${width}:${h}:0:0[z1];[u2]crop=${width}:${h}:0:0[z2];[l1]crop=${width}:${h}:0:${h}[o1];[l2]crop=${width}:${h}:0:${h}[o2];` +
+    `[z1][o1]lut2=c0='${colour}':c1='${colour}':c2='${colour}'[c];` +
+    `[z2][o2]lut2=c0='255-(y-x)':c1=0:c2=0[a];` +
+    `[c][a]mergeplanes=0x00010210:yuva420p[s]`;
+  await runFfmpeg(
+    [
+      ...['-f', 'concat', '-i', times, '-filter_complex', graph, '-map', '[s]'],
+      ...['-fps_mode', 'passthrough', '-c:v', 'rawvideo', '-f', 'nut', out],
+    ],
+    0,
+    undefined,
+    signal,
+  );
+}
+
+/** ffmpeg stopped because the other end of its output pipe closed. */
+const brokenPipe = (e: unknown) => e instanceof RenderToolError && /broken pipe/i.test(e.stderrTail);
+
+/**
+ * Runs `picture` (the picture's ffmpeg, reading the states from `pipe`) beside captionPictures
+ * (writing them into it). Either failing stops the other, and the captions' failure is the one
+ * reported: an ffmpeg blocked opening or reading a pipe whose other end died would wait forever. The
+ * picture's ffmpeg ends once its last frame is made, with states that begin after it (shown on no
+ * frame) unread: the drawing then stops on a broken pipe, which is no failure.
+ */
+async function withCaptionPictures(
+  states: CaptionStates,
+  width: number,
+  duration: number,
+  dir: string,
+  pipe: string,
+  signal: AbortSignal,
+  picture: (signal: AbortSignal) => Promise<void>,
+) {
+  const [drawStop, pictureStop] = [new AbortController(), new AbortController()];
+  const stopBoth = () => [drawStop, pictureStop].forEach((c) => c.abort());
+  signal.addEventListener('abort', stopBoth, { once: true });
+  let drawError: unknown;
+  const drawing = captionPictures(states, width, duration, dir, pipe, drawStop.signal).catch((e: unknown) => {
+    if (brokenPipe(e)) return;
+    drawError = e;
+    pictureStop.abort();
+  });
+  try {
+    await picture(pictureStop.signal);
+  } catch (e) {
+    drawStop.abort();
+    await drawing;
+    throw drawError ?? e;
+  } finally {
+    signal.removeEventListener('abort', stopBoth);
+  }
+  await drawing;
+  if (drawError) throw drawError;
+}
+
+/**
+ * The filter that lays captionPictures' states (its second input) over the picture (its first), each
+ * until the next. `shortest`: it ends with the picture. Without it, the overlay made a frame for each
+ * state that begins after the picture's last frame (framesync goes on with the last picture).
+ */
+export const captionOverlay = (states: CaptionStates) => `overlay=x=0:y=${states.band.top}:format=yuv420:shortest=1`;
+
+/**
  * One MP4 of the clips in order: each scaled to `height` (even width from the first clip's aspect),
  * letter/pillar-boxed onto that canvas at one frame rate, audio 48 kHz stereo AAC (silence for a
  * clip without audio), H.264 yuv420p, `+faststart`, optionally the watermark burnt in. With a
@@ -197,13 +309,15 @@ export async function renderCompilation(
     video.push(`[${i}:v:0]${cutFilter(c)},${fit},setsar=1,fps=${rate}:round=up,format=yuv420p,trim=duration=${d}[v${i}]`);
   });
   video.push(`${clips.map((_, i) => `[v${i}]`).join('')}concat=n=${clips.length}:v=1:a=0[vc]`);
-  // Issue 39: captions burned into the joined picture (so none crosses a cut by more than its cue), under the mark.
-  const assFile = `${outFile}.captions.ass`;
+  // Issue 39: captions burned into the joined picture (so none crosses a cut by more than its cue),
+  // under the mark: each state drawn once (captionPictures), laid over the picture for its time.
+  const states = o.captions?.burn?.(W, H);
+  const statesDir = `${outFile}.captions`;
+  const statesPipe = path.join(statesDir, 'states.nut');
   const srtFile = `${outFile}.captions.srt`;
-  if (o.captions?.ass) fs.writeFileSync(assFile, o.captions.ass(W, H));
   if (o.captions?.srt) fs.writeFileSync(srtFile, o.captions.srt);
-  const burn = o.captions?.ass ? `ass=filename=${filterPath(assFile)}:fontsdir=${filterPath(CAPTION_FONTS_DIR)},` : '';
-  video.push(o.watermark ? `[vc]${burn}${watermarkFilter(Math.min(W, H))}[vo]` : `[vc]${burn}null[vo]`);
+  const mark = o.watermark ? watermarkFilter(Math.min(W, H)) : 'null';
+  video.push(states ? `[vc][${clips.length}:v]${captionOverlay(states)},${mark}[vo]` : `[vc]${mark}[vo]`);
 
   // Only clips with sound are read for the audio; the others are silence of their length.
   const withSound = clips.filter((c) => c.hasAudio);
@@ -222,20 +336,27 @@ export async function renderCompilation(
   const videoFile = `${outFile}.video.mp4`;
   const audioFile = `${outFile}.audio.m4a`;
   try {
+    if (states) {
+      fs.mkdirSync(statesDir, { recursive: true });
+      execFileSync('mkfifo', [statesPipe]);
+    }
+    const picture = (signal: AbortSignal) =>
+      runFfmpeg(
+        [
+          ...timestampMode(clips),
+          ...clips.flatMap((c) => ['-an', ...cutInput(c)]),
+          ...(states ? ['-f', 'nut', '-i', statesPipe] : []),
+          ...['-filter_complex', video.join(';'), '-map', '[vo]'],
+          ...['-c:v', 'libx264', '-preset', o.preset ?? RENDER_PRESET, '-crf', String(RENDER_CRF), '-pix_fmt', 'yuv420p', '-r', rate],
+          ...['-f', 'mp4', videoFile],
+        ],
+        total,
+        o.onProgress && ((f) => o.onProgress!(f * 0.98)),
+        signal,
+      );
     await runTogether([
-      (signal) =>
-        runFfmpeg(
-          [
-            ...timestampMode(clips),
-            ...clips.flatMap((c) => ['-an', ...cutInput(c)]),
-            ...['-filter_complex', video.join(';'), '-map', '[vo]'],
-            ...['-c:v', 'libx264', '-preset', o.preset ?? RENDER_PRESET, '-crf', String(RENDER_CRF), '-pix_fmt', 'yuv420p', '-r', rate],
-            ...['-f', 'mp4', videoFile],
-          ],
-          total,
-          o.onProgress && ((f) => o.onProgress!(f * 0.98)),
-          signal,
-        ),
+      // The captions' states are drawn into a pipe the picture's ffmpeg reads (captionPictures).
+      states ? (signal) => withCaptionPictures(states, W, total, statesDir, statesPipe, signal, picture) : picture,
       (signal) =>
         runFfmpeg(
           [
@@ -262,7 +383,7 @@ export async function renderCompilation(
       total,
     );
   } finally {
-    for (const f of [videoFile, audioFile, assFile, srtFile]) fs.rmSync(f, { force: true });
+    for (const f of [videoFile, audioFile, statesDir, srtFile]) fs.rmSync(f, { force: true, recursive: true });
   }
   o.onProgress?.(1);
   return { width: W, height: H, fps, bytes: fs.statSync(outFile).size };

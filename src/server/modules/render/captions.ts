@@ -329,23 +329,58 @@ export function captionLayout(style: CaptionStyle, width: number, height: number
 export const WORDS_LINE_CHARS = 16;
 
 /**
- * ASS for libass of the cues on a `width`x`height` picture. `bar`: the lines on a dark translucent
- * bar across the bottom; `subtitle`: white outlined lines at the bottom; `words`: a few big words
- * at a time centred a little below the middle, the one being said highlighted (an event per word).
+ * One ASS event: `layer` orders what is drawn at once (the bar under its text); `marginV`, when set,
+ * replaces the style's vertical margin (of lines placed by their style, not by \\pos).
  */
-export function cuesToAss(cues: readonly Cue[], style: CaptionStyle, width: number, height: number): string {
+interface AssEvent {
+  layer: number;
+  start: number;
+  end: number;
+  text: string;
+  marginV?: number;
+}
+
+/** Line height of DejaVu Sans (ascent + descent, 1.164 em) with room to spare, in ems. */
+const LINE_EMS = 1.25;
+
+/**
+ * The rows of a `width`x`height` picture a style's captions can cover, `top` and `height` even
+ * (whole chroma rows): the captions' lines at most (CAPTION_MAX_LINES), their outline and shadow,
+ * with room to spare. Bottom styles' rows reach the picture's bottom, so that their bottom margin
+ * places them alike on the band and on the picture. A test draws each style both ways.
+ */
+export function captionBand(style: CaptionStyle, width: number, height: number): { top: number; height: number } {
   const L = captionLayout(style, width, height);
-  const outline = Math.max(1, Math.round(L.size / 14));
-  // The big words have a thick outline and no shadow: a shadow looked the same on them and its layer
-  // cost ffmpeg's ass filter 0.7 s of CPU a minute (of 2.5 s) on a 720x1280 short.
-  const styles = {
-    bar: `Style: Caption,${CAPTION_FONT},${L.size},${colour('FFFFFF')},${colour('FFFFFF')},${colour('000000')},${colour('000000', 0)},-1,0,0,0,100,100,0,0,1,0,0,2,${L.margin},${L.margin},${L.margin + L.pad},1`,
-    subtitle: `Style: Caption,${CAPTION_FONT},${L.size},${colour('FFFFFF')},${colour('FFFFFF')},${colour('000000')},${colour('000000', 0.6)},0,0,0,0,100,100,0,0,1,${outline},${Math.max(1, Math.round(outline / 2))},2,${L.margin},${L.margin},${L.margin},1`,
-    words: `Style: Caption,${CAPTION_FONT},${L.size},${colour('FFFFFF')},${colour('FFFFFF')},${colour('000000')},${colour('000000', 0.6)},-1,0,0,0,100,100,0,0,1,${Math.max(2, Math.round(L.size / 10))},0,5,0,0,0,1`,
-  };
-  const events: string[] = [];
-  const dialogue = (start: number, end: number, text: string, layer = 1) =>
-    events.push(`Dialogue: ${layer},${assTime(start)},${assTime(end)},Caption,,0,0,0,,${text}`);
+  const spare = Math.ceil(L.size * 0.3);
+  const block = CAPTION_MAX_LINES * L.size * LINE_EMS;
+  let top: number;
+  let bottom = height;
+  if (style === 'words') {
+    const half = block / 2 + wordsOutline(L.size) + spare;
+    top = wordsCentre(height) - half;
+    bottom = wordsCentre(height) + half;
+  } else if (style === 'bar') top = height - L.margin - (block + 2 * L.pad) - spare;
+  else top = height - L.margin - block - 3 * subtitleOutline(L.size) - spare;
+  const t = Math.max(0, Math.floor(top / 2) * 2);
+  const b = Math.min(height - (height % 2), Math.ceil(bottom / 2) * 2);
+  return { top: t, height: b - t };
+}
+
+const wordsOutline = (size: number) => Math.max(2, Math.round(size / 10));
+const subtitleOutline = (size: number) => Math.max(1, Math.round(size / 14));
+/** Where the `words` style centres its lines: a little below the middle. */
+const wordsCentre = (height: number) => Math.round(height * 0.68);
+
+/**
+ * The events of the cues on a `width`x`height` picture, their positions `top` rows higher (drawn
+ * on the band from `top` down: captionStates), lines placed by the style's bottom margin `lift` rows
+ * higher still.
+ */
+function assEvents(cues: readonly Cue[], style: CaptionStyle, width: number, height: number, top = 0, lift = 0): AssEvent[] {
+  const L = captionLayout(style, width, height);
+  const marginV = (style === 'bar' ? L.margin + L.pad : L.margin) + lift;
+  const events: AssEvent[] = [];
+  const dialogue = (start: number, end: number, text: string, layer = 1) => events.push({ layer, start, end, text });
   if (style === 'words') {
     const HIGHLIGHT = tagColour('FFD400');
     const WHITE = tagColour('FFFFFF');
@@ -366,7 +401,7 @@ export function cuesToAss(cues: readonly Cue[], style: CaptionStyle, width: numb
           // A word longer than a line is drawn smaller, so that it stays inside the picture.
           const longest = Math.max(...chunk.lines.map(lineLength));
           const shrink = longest > L.lineChars ? `\\fs${Math.floor((L.size * L.lineChars) / longest)}` : '';
-          dialogue(from, to, `{\\pos(${Math.round(width / 2)},${Math.round(height * 0.68)})${shrink}}${text}`);
+          dialogue(from, to, `{\\pos(${Math.round(width / 2)},${wordsCentre(height) - top})${shrink}}${text}`);
         });
       }
     }
@@ -376,22 +411,36 @@ export function cuesToAss(cues: readonly Cue[], style: CaptionStyle, width: numb
       if (style === 'bar') {
         // The bar: a drawn rectangle across the picture, tall enough for the cue's lines.
         const barHeight = Math.round(c.lines.length * L.size * 1.2 + 2 * L.pad);
-        const top = height - L.margin - barHeight;
+        const barTop = height - L.margin - barHeight;
         dialogue(
           c.start,
           c.end,
-          `{\\an7\\pos(0,${top})\\p1\\bord0\\shad0\\1c${tagColour('101014')}\\1a&H38&}m 0 0 l ${width} 0 ${width} ${barHeight} 0 ${barHeight}{\\p0}`,
+          `{\\an7\\pos(0,${barTop - top})\\p1\\bord0\\shad0\\1c${tagColour('101014')}\\1a&H38&}m 0 0 l ${width} 0 ${width} ${barHeight} 0 ${barHeight}{\\p0}`,
           0,
         );
       }
-      dialogue(c.start, c.end, text);
+      events.push({ layer: 1, start: c.start, end: c.end, text, ...(lift && { marginV }) });
     }
   }
+  return events;
+}
+
+/** An ASS script of `events` on a `width`x`playHeight` canvas, in the style's sizes for a `width`x`height` picture. */
+function assScript(style: CaptionStyle, width: number, height: number, playHeight: number, events: readonly AssEvent[]): string {
+  const L = captionLayout(style, width, height);
+  const outline = subtitleOutline(L.size);
+  // The big words have a thick outline and no shadow: a shadow looked the same on them and its layer
+  // cost ffmpeg's ass filter 0.7 s of CPU a minute (of 2.5 s) on a 720x1280 short.
+  const styles = {
+    bar: `Style: Caption,${CAPTION_FONT},${L.size},${colour('FFFFFF')},${colour('FFFFFF')},${colour('000000')},${colour('000000', 0)},-1,0,0,0,100,100,0,0,1,0,0,2,${L.margin},${L.margin},${L.margin + L.pad},1`,
+    subtitle: `Style: Caption,${CAPTION_FONT},${L.size},${colour('FFFFFF')},${colour('FFFFFF')},${colour('000000')},${colour('000000', 0.6)},0,0,0,0,100,100,0,0,1,${outline},${Math.max(1, Math.round(outline / 2))},2,${L.margin},${L.margin},${L.margin},1`,
+    words: `Style: Caption,${CAPTION_FONT},${L.size},${colour('FFFFFF')},${colour('FFFFFF')},${colour('000000')},${colour('000000', 0.6)},-1,0,0,0,100,100,0,0,1,${wordsOutline(L.size)},0,5,0,0,0,1`,
+  };
   return [
     '[Script Info]',
     'ScriptType: v4.00+',
     `PlayResX: ${width}`,
-    `PlayResY: ${height}`,
+    `PlayResY: ${playHeight}`,
     'WrapStyle: 2',
     'ScaledBorderAndShadow: yes',
     'YCbCr Matrix: TV.709',
@@ -402,9 +451,53 @@ export function cuesToAss(cues: readonly Cue[], style: CaptionStyle, width: numb
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
-    ...events,
+    ...events.map((e) => `Dialogue: ${e.layer},${assTime(e.start)},${assTime(e.end)},Caption,,0,0,${e.marginV ?? 0},,${e.text}`),
     '',
   ].join('\n');
+}
+
+/**
+ * ASS for libass of the cues on a `width`x`height` picture. `bar`: the lines on a dark translucent
+ * bar across the bottom; `subtitle`: white outlined lines at the bottom; `words`: a few big words
+ * at a time centred a little below the middle, the one being said highlighted (an event per word).
+ */
+export function cuesToAss(cues: readonly Cue[], style: CaptionStyle, width: number, height: number): string {
+  return assScript(style, width, height, height, assEvents(cues, style, width, height));
+}
+
+/** Burned-in captions as states (captionStates). */
+export interface CaptionStates {
+  /** The rows of the picture the captions can cover (captionBand). */
+  band: { top: number; height: number };
+  /**
+   * ASS of the captions on a canvas of the band's width and twice its height, drawn twice: in the
+   * upper half as on the band (their positions moved up by its top), and again in the lower half
+   * (the renderer draws them over two backgrounds at once: captionPictures in adapters/media/render.ts).
+   */
+  ass: string;
+  /** How long each state lasts, one after another from the compilation's start; after the last, nothing is shown. */
+  durations: number[];
+}
+
+/**
+ * The burned-in captions as the few pictures they are (issue 39's bench). Between two moments where
+ * an event starts or ends, what is drawn does not change: that is one state. The renderer has libass
+ * draw each state once, on the captions' band (captionBand) rather than on every frame of the picture,
+ * and lays it over the picture for its duration (ffmpeg's overlay, SIMD and sliced over the cores,
+ * where the ass filter blended every frame on one thread).
+ */
+export function captionStates(cues: readonly Cue[], style: CaptionStyle, width: number, height: number): CaptionStates {
+  const band = captionBand(style, width, height);
+  const h = band.height;
+  // Every state twice, one above the other (see CaptionStates.ass): the upper copy's lines placed by
+  // the bottom margin are lifted by the band's height, the lower copy's positions moved down by it.
+  const events = assEvents(cues, style, width, height, band.top, h);
+  const lower = assEvents(cues, style, width, height, band.top - h);
+  // On the script's clock: whole centiseconds (assTime), as libass shows them.
+  const cs = (t: number) => Math.max(0, Math.round(t * 100));
+  const times = [...new Set([0, ...events.flatMap((e) => [cs(e.start), cs(e.end)])])].sort((x, y) => x - y);
+  const durations = times.slice(1).map((t, i) => (t - times[i]!) / 100);
+  return { band, ass: assScript(style, width, height, 2 * h, [...events, ...lower]), durations };
 }
 
 /** A cue's words as short chunks of at most two lines of `lineChars`, for the `words` style. */

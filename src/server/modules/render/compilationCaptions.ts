@@ -1,5 +1,5 @@
 import type { CaptionsOption } from '../../../contract';
-import { compilationCues, cuesToAss, cuesToSrt, type CaptionSegment, type Cue } from './captions';
+import { captionStates, compilationCues, cuesToSrt, type CaptionSegment, type Cue } from './captions';
 import type { RenderCaptions } from './render.service';
 
 /** A media's transcript segments (the corrected text) with the recogniser's word times. */
@@ -26,7 +26,7 @@ export async function renderCaptions(
   if (!cues.length) return undefined;
   const burn = o.burn;
   return {
-    ...(burn && { ass: (width: number, height: number) => cuesToAss(cues, burn, width, height) }),
+    ...(burn && { burn: (width: number, height: number) => captionStates(cues, burn, width, height) }),
     ...(o.soft && { srt: cuesToSrt(cues) }),
   };
 }

@@ -37,7 +37,7 @@ import { holdAt } from '../../testHold';
 import { blobKeys } from '../storage/blobKeys';
 import { removeRenderInputs, renderSources } from './renderSources';
 import type { FramingService } from './framing.service';
-import type { CaptionSegment } from './captions';
+import type { CaptionSegment, CaptionStates } from './captions';
 import { captionsOf, renderCaptions } from './compilationCaptions';
 
 export const RENDER_JOB = 'media.render';
@@ -77,11 +77,11 @@ export interface RenderSource {
 }
 
 /**
- * Captions handed to the renderer (issue 39): `ass`, the burned-in captions for the output's size
- * (known once the renderer has chosen it); `srt`, the soft subtitle track.
+ * Captions handed to the renderer (issue 39): `burn`, the burned-in captions' states for the
+ * output's size (known once the renderer has chosen it); `srt`, the soft subtitle track.
  */
 export interface RenderCaptions {
-  ass?: (width: number, height: number) => string;
+  burn?: (width: number, height: number) => CaptionStates;
   srt?: string;
 }
 
