@@ -12,6 +12,7 @@ import {
   renderCompilation,
 } from '../../src/server/adapters/media/render';
 import { captionStates, compilationCues, cuesToAss, type CaptionSegment } from '../../src/server/modules/render/captions';
+import { makeVideo } from './support/upload';
 
 // Issue 39: the renderer burns captions by drawing each caption state once (captionPictures) and
 // laying it over the picture (captionOverlay), no longer with ffmpeg's ass filter on every frame.
@@ -131,19 +132,7 @@ describe('a render that burns captions', () => {
     };
 
   it('keeps its length when captions end with it and states begin after its last frame', async () => {
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=320x180:r=25:d=3',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      source,
-    ]);
+    fs.writeFileSync(source, makeVideo(3, '320x180'));
     // Words every 10 ms up to the end: several states begin after the last frame (2.96 s) and are
     // shown on none, so the picture's ffmpeg ends without reading them (the drawing's pipe breaks).
     const tail = Array.from({ length: 8 }, (_, i) => ({ word: `w${i}`, start: 2.9 + i * 0.01, end: 2.91 + i * 0.01 }));
