@@ -83,6 +83,25 @@ describe('transcript search by meaning', () => {
     }
   });
 
+  it('finds a related word from the moment someone says it, though a search before found nobody saying it', async () => {
+    // Related words nobody says are left out of the statement (saidLexemes): one said after a search
+    // that found it unsaid must still be found by the next one.
+    const NAP = 'the cat slept all afternoon';
+    expect((await search('a feline')).some((m) => m.text === NAP)).toBe(false);
+    const db = t.server.database.db;
+    await db
+      .insertInto('transcript_segments')
+      .values({ media_id: media._id, library_id: lib._id, start: 900, end: 903, text: NAP, words: '[]' })
+      .execute();
+    try {
+      const found = (await search('a feline')).find((m) => m.text === NAP);
+      expect(found?.match?.words).toContain('cat');
+      expect(found!.match!.reasons.length).toBeGreaterThan(0);
+    } finally {
+      await db.deleteFrom('transcript_segments').where('media_id', '=', media._id).where('start', '=', 900).execute();
+    }
+  });
+
   it('finds nothing confident for what nobody said, and expands unified search alike', async () => {
     expect((await search('the astronaut floated in orbit')).filter((m) => m.confidence !== 'low')).toEqual([]);
     const unified = (await search('a physician bought an automobile', 'unified')).find((m) => m.text.includes(CAR));
