@@ -56,7 +56,7 @@ const STATS_TTL_MS = 60_000;
 const statsCache = new Map<string, { at: number; segments: number; avgLength: number }>();
 let commonLexemes: { at: number; counts: ReadonlyMap<string, number> } | null = null;
 /** A lexeme as a tsquery operand: quoted, so that it is matched as it is (not parsed or stemmed again). */
-const literal = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+const tsLiteral = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 /**
  * Lexemes some transcript segment was found to say. Only what is said is kept: a segment that says
  * it may later go (a harmless extra operand), while a word not said yet may be said by the next
@@ -340,7 +340,7 @@ export class SearchRepository {
       // the table for a word nobody says: a second at 100 hours.
       const r = await sql<{ l: string }>`
         select distinct x.l from transcript_segments s cross join lateral unnest(tsvector_to_array(s.tsv)) as x(l)
-        where s.tsv @@ ${ask.map(literal).join(' | ')}::tsquery and x.l = any(${ask}::text[])`.execute(this.db);
+        where s.tsv @@ ${ask.map(tsLiteral).join(' | ')}::tsquery and x.l = any(${ask}::text[])`.execute(this.db);
       for (const { l } of r.rows) {
         lexemesSaid.set(l, true);
         said.add(l);
@@ -397,11 +397,11 @@ export class SearchRepository {
     common: ReadonlyMap<string, number>,
   ) {
     const tsquery = (t: Pick<TranscriptTerm, 'lexemes' | 'offsets'>) =>
-      t.lexemes.map((l, i) => (i ? ` <${t.offsets[i]! - t.offsets[i - 1]!}> ` : '') + literal(l)).join('');
+      t.lexemes.map((l, i) => (i ? ` <${t.offsets[i]! - t.offsets[i - 1]!}> ` : '') + tsLiteral(l)).join('');
     const group = (q: string) => (q.includes('<') || q.includes('|') || q.includes('&') ? `(${q})` : q);
     const related = lexemes.map((_, slot) => plan.terms.filter((t) => t.slots.includes(slot)));
     const columns: Array<{ q: string; slot?: number; weight?: number }> = [
-      ...lexemes.map((l) => ({ q: literal(l) })),
+      ...lexemes.map((l) => ({ q: tsLiteral(l) })),
       ...related.flatMap((terms, slot) =>
         terms.length ? [{ q: terms.map((t) => group(tsquery(t))).join(' | '), slot, weight: Math.max(...terms.map((t) => t.weight)) }] : [],
       ),
@@ -414,7 +414,7 @@ export class SearchRepository {
       const i = columns.findIndex((c) => c.slot === slot);
       return i < 0 ? sql`${hit(slot)}::float8` : sql`greatest(${hit(slot)}::float8, ${hit(i)} * ${columns[i]!.weight!}::float8)`;
     });
-    const anyWord = lexemes.map(literal).join(' | ');
+    const anyWord = lexemes.map(tsLiteral).join(' | ');
     const alts = columns.filter((c) => c.slot !== undefined).map((c) => group(c.q));
     // the same, of the related terms said in fewer segments than `limit` (a phrase: any of its words)
     const rare = (t: TranscriptTerm) => t.lexemes.some((l) => (common.get(l) ?? 0) < limit);
