@@ -34,6 +34,10 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const toast = (page: Page, text: string | RegExp) => page.locator('.toast').filter({ hasText: text });
+/** Marks the toasts on screen, so that `freshToast` waits for one shown after this (an earlier batch's may linger). */
+const markToastsSeen = (page: Page) =>
+  page.evaluate(() => document.querySelectorAll('.toast').forEach((t) => t.setAttribute('data-seen', '')));
+const freshToast = (page: Page, text: string | RegExp) => page.locator('.toast:not([data-seen])').filter({ hasText: text });
 const row = (page: Page, name: string) => page.locator('tr.media-row').filter({ hasText: name });
 const tile = (page: Page, name: string) => page.locator('.folder-tile').filter({ hasText: name });
 const breadcrumb = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' });
@@ -163,9 +167,10 @@ describe('folders in the library (issue 17)', () => {
       await expect.poll(() => page.locator('.folder-tile').filter({ hasText: '2 files, 1 folder' }).count()).toBe(1);
       const rootVideo = path.join(dir, 'root.mp4');
       fs.writeFileSync(rootVideo, makeVideo(2));
+      await markToastsSeen(page);
       await page.getByTestId('file-input').setInputFiles(rootVideo);
       await row(page, 'root').waitFor();
-      await toast(page, MSG_MEDIA.uploadBatchCompleted).waitFor({ timeout: 60_000 });
+      await freshToast(page, MSG_MEDIA.uploadBatchCompleted).waitFor({ timeout: 60_000 });
       await shot(page, 'library-folders-1280');
 
       // Rename.
@@ -377,8 +382,9 @@ describe('the sound preference (issue 17)', () => {
     await page.keyboard.press('Escape');
     const two = path.join(dir, 'two.mp4');
     fs.writeFileSync(two, makeVideo(2, '160x90'));
+    await markToastsSeen(page);
     await page.getByTestId('file-input').setInputFiles(two);
-    await toast(page, MSG_MEDIA.uploadBatchCompleted).first().waitFor({ timeout: 60_000 });
+    await freshToast(page, MSG_MEDIA.uploadBatchCompleted).waitFor({ timeout: 60_000 });
     await expect
       .poll(() => row(page, 'two').getByText('Indexing').or(row(page, 'two').getByText('Queued')).count(), { timeout: 180_000 })
       .toBe(0);
