@@ -66,8 +66,10 @@ export interface Media {
   /**
    * preview: the HLS preview plays. source: API.mediaSource serves an MP4/MOV the browser may demux
    * itself (for frame-exact timeline thumbnails); the codec may still be one WebCodecs cannot decode.
+   * thumbnailTrack: API.mediaThumbnailTrack serves the keyframes as a small H.264 MP4 (the timeline's
+   * keyframe thumbnails, whatever the original's container, codec or rotation).
    */
-  capabilities: { preview: boolean; source: boolean };
+  capabilities: { preview: boolean; source: boolean; thumbnailTrack: boolean };
   error: { message: string } | null;
   kind: 'video' | 'image';
   /** The thumbnail strip (API.mediaStrip): `count` frames `width` × `height`, one every `interval` s. Null until made. */

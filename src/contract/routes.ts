@@ -72,6 +72,12 @@ export const API = {
   previewPlaylist: '/media/preview/hls/playlist.m3u8',
   /** The original file, byte ranges honoured, when it is an MP4/MOV (Media.capabilities.source); preview token or bearer. */
   mediaSource: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/source.mp4`,
+  /**
+   * Not named by the spec: the media's timeline thumbnail track (Media.capabilities.thumbnailTrack), a
+   * small H.264 MP4 holding only the original's keyframes, upright, each an IDR picture at its time;
+   * byte ranges honoured; preview token or bearer.
+   */
+  mediaThumbnailTrack: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/thumbnails/track.mp4`,
   /** Thumbnail strip image of a media (frames side by side; geometry in Media.thumbnails). */
   mediaStrip: (libraryId: string, mediaId: string) => `/library/${libraryId}/media/${mediaId}/thumbnails/strip.webp`,
   /** Transcript and shot descriptions (spec 7): query libraryId, mediaId. */

@@ -228,6 +228,8 @@ export interface IngestState {
    */
   hls?: { segments: number; start?: number };
   strip?: { interval: number; columns: number; count: number; width: number; height: number };
+  /** The timeline thumbnail track (API.mediaThumbnailTrack): its keyframes and picture size. */
+  track?: { count: number; width: number; height: number };
   missing?: string[];
   charged?: number;
   /** Milliseconds each stage took (for benchmarks and support). */

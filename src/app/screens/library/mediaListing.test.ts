@@ -26,7 +26,7 @@ function media(name: string, o: { duration?: number; created?: string; updated?:
     createdAt: o.created ?? '2024-01-01T00:00:00Z',
     updatedAt: o.updated ?? '2024-01-01T00:00:00Z',
     origin: { source: 'user' },
-    capabilities: { preview: true, source: true },
+    capabilities: { preview: true, source: true, thumbnailTrack: true },
     error: null,
     thumbnails: null,
     missingFeatures: [],

@@ -27,7 +27,7 @@ export function toMedia(row: MediaRow): Media {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     origin: row.origin,
-    capabilities: { preview: row.has_preview, source: isMp4Family(row.probe) },
+    capabilities: { preview: row.has_preview, source: isMp4Family(row.probe), thumbnailTrack: !!row.ingest?.track },
     error: row.error_message ? { message: row.error_message } : null,
     kind: row.kind,
     thumbnails: row.ingest?.strip

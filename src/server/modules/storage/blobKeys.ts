@@ -28,6 +28,8 @@ export const blobKeys = {
   poster: (mediaId: string) => `derived/${mediaId}/poster.webp`,
   /** An on-demand still at `t` seconds (a search card's frame). */
   still: (mediaId: string, t: number) => `derived/${mediaId}/thumb/${ms(t)}.webp`,
+  /** The timeline's thumbnail track: the keyframes as a small all-IDR H.264 MP4. */
+  thumbnailTrack: (mediaId: string) => `derived/${mediaId}/thumbnails.mp4`,
   /** The timeline's thumbnail strip. */
   strip: (mediaId: string) => `derived/${mediaId}/strip.webp`,
   /** A photo as it is looked at. */
