@@ -52,6 +52,14 @@ beforeAll(async () => {
   makeMedia(moovAtEnd, X264);
   makeMedia(faststart, X264, ['-movflags', '+faststart']);
   makeMedia(mpeg4, ['-c:v', 'mpeg4', '-q:v', '5']);
+  // A thumbnail track as the server makes one (thumbnailTrack in src/server/adapters/media/ffmpeg.ts):
+  // the original's keyframes only, each an IDR picture at its own time, smaller.
+  const track = path.join(dir, 'track.mp4');
+  execFileSync('/usr/bin/ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-skip_frame', 'nokey', '-i', moovAtEnd, '-an'],
+    ...['-vf', 'setpts=PTS-STARTPTS,scale=320:180', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-g', '1', '-bf', '0'],
+    ...['-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', track],
+  ]);
   // Plain orange (208, 64, 16) encoded with each of the two common YUV matrices, tagged as such.
   for (const [name, matrix, tag] of [
     ['bt709', 'bt709', 'bt709'],
@@ -75,6 +83,9 @@ beforeAll(async () => {
     '/media/destroy.mp4': moovAtEnd,
     '/media/one-by-one.mp4': moovAtEnd,
     '/media/mpeg4.mp4': mpeg4,
+    '/media/track-original.mp4': moovAtEnd,
+    '/media/track-mpeg4.mp4': mpeg4,
+    '/media/track.mp4': track,
     '/library/l1/media/m1/media/thumbnail.webp': webp,
   });
   server = await servePages(media);
@@ -242,6 +253,52 @@ describe('colour', () => {
     expect(Math.abs(green - 64), `green ${green}`).toBeLessThanOrEqual(8);
     expect(Math.abs(blue - 16), `blue ${blue}`).toBeLessThanOrEqual(8);
     expect((await stats(id)).mode).toBe('worker');
+  });
+});
+
+describe("the server's thumbnail track (issue 41)", () => {
+  const served = (p: string) => server.requests.filter((r) => r.path === p);
+
+  it('gives keyframe tiles from the track without reading the original, and exact ones from the original', async () => {
+    const id = await create({ sourceUrl: '/media/track-original.mp4', trackUrl: '/media/track.mp4' });
+    expect(await drive((t, a: number) => t.prepare(a), id)).toMatchObject({ mode: 'worker' });
+    const keyframes = await getMany(
+      id,
+      [mid(3), mid(130), mid(260), mid(499)].map((time) => ({ time, precision: 'keyframe' as const, ...TILE })),
+    );
+    expect(frames(keyframes)).toEqual([0, 100, 250, 450]);
+    let s = await stats(id);
+    expect(s.keyframesFrom).toBe('track');
+    expect(s.track?.syncSampleCount).toBe(FRAMES / GOP);
+    expect(s.track?.sampleCount).toBe(FRAMES / GOP);
+    expect(s.chunksDecoded).toBe(4); // one picture each: no GOP to decode through
+    expect(s.source).toBeNull();
+    expect(served('/media/track-original.mp4')).toHaveLength(0);
+
+    // Frame-exact tiles need the original: it is opened now, and only for them.
+    const exact = await getMany(id, [{ time: mid(137), precision: 'exact', ...TILE }]);
+    expect(frames(exact)).toEqual([137]);
+    s = await stats(id);
+    expect(s.source?.sampleCount).toBe(FRAMES);
+    expect(served('/media/track-original.mp4').length).toBeGreaterThan(0);
+    expect(await drive((t, a: number) => t.fallbacks(a), id)).toEqual([]);
+    await drive((t, a: number) => t.destroy(a), id);
+  });
+
+  it('a media the browser cannot decode gets keyframe tiles from its track and exact ones from the server', async () => {
+    const id = await create({ sourceUrl: '/media/track-mpeg4.mp4', trackUrl: '/media/track.mp4' });
+    const [k, e] = await getMany(id, [
+      { time: mid(260), precision: 'keyframe', ...TILE },
+      { time: mid(262), precision: 'exact', width: 140, height: 90 },
+    ]);
+    expect(frames([k!])).toEqual([250]);
+    expect(e).toMatchObject({ ok: true, width: 140, height: 90 });
+    if (e!.ok) expect(e!.rgb[1]).toBeLessThan(60); // the server's magenta
+    const s = await stats(id);
+    expect(s.keyframesFrom).toBe('track');
+    expect(s.serverThumbnails).toBe(1);
+    expect(await drive((t, a: number) => t.fallbacks(a), id)).toEqual([expect.stringContaining('mp4v')]);
+    await drive((t, a: number) => t.destroy(a), id);
   });
 });
 

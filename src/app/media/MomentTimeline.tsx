@@ -36,20 +36,23 @@ export const timelineMediaOf = (media: Media | undefined): TimelineMedia => {
 };
 
 /**
- * Thumbnails for the timeline: decoded in the browser from the media's MP4 by byte ranges where it
- * can be (WebCodecs worker), the server's pictures otherwise. One source per media and preview
+ * Thumbnails for the timeline: decoded in the browser by byte ranges where it can be (WebCodecs
+ * worker), keyframe tiles from the server's small thumbnail track when the media has one and
+ * frame-exact ones from its MP4, the server's pictures otherwise. One source per media and preview
  * token, destroyed with the timeline.
  */
 function useThumbnailSource(source: Media | undefined, media: TimelineMedia): ThumbnailSource | null {
   const libraryId = source?.libraryId ?? '';
   const mediaId = source?._id ?? '';
   const hasSource = source?.capabilities.source ?? false;
+  const hasTrack = source?.capabilities.thumbnailTrack ?? false;
   const token = usePreviewToken(libraryId);
   const [thumbnails, setThumbnails] = useState<ThumbnailSource | null>(null);
   useEffect(() => {
     if (!token || !mediaId || media.duration <= 0) return;
     const created = createThumbnailSource({
       sourceUrl: hasSource ? `${API_BASE}${API.mediaSource(libraryId, mediaId)}?token=${encodeURIComponent(token)}` : null,
+      trackUrl: hasTrack ? `${API_BASE}${API.mediaThumbnailTrack(libraryId, mediaId)}?token=${encodeURIComponent(token)}` : null,
       serverThumbnailUrl: (t) => thumbnailUrl(libraryId, mediaId, token, t),
       duration: media.duration,
       frameRate: media.frameRate,
@@ -60,7 +63,7 @@ function useThumbnailSource(source: Media | undefined, media: TimelineMedia): Th
       created.destroy();
       setThumbnails(null);
     };
-  }, [token, libraryId, mediaId, hasSource, media.duration, media.frameRate]);
+  }, [token, libraryId, mediaId, hasSource, hasTrack, media.duration, media.frameRate]);
   return thumbnails;
 }
 

@@ -3,7 +3,7 @@ import { ThumbnailError, type ThumbnailRequest, type ThumbnailSource } from '../
 import { createRpcClient, domPort, WorkerRpcError, type RpcClient } from '../rpc';
 import { ImageCache } from './imageCache';
 import { abortError, ThumbnailQueue } from './thumbnailQueue';
-import type { FrameRequest, SourceInfo, ThumbnailsProtocol } from './thumbnails.protocol';
+import type { FrameRequest, SourceInfo, SourceRole, ThumbnailsProtocol } from './thumbnails.protocol';
 import { coverRect, frameIndexOf, keyframeIndexOf, thumbnailKey, tilePixels } from './tileGeometry';
 
 export interface ThumbnailSourceOptions {
@@ -15,6 +15,11 @@ export interface ThumbnailSourceOptions {
   frameRate: number;
   /** Told once why thumbnails come from the server (the spec's Safari text when that is the reason). */
   onFallback?(reason: string): void;
+  /**
+   * `API.mediaThumbnailTrack(...)?token=…` when `media.capabilities.thumbnailTrack`: keyframe tiles
+   * are decoded from this small all-keyframe file instead of the original.
+   */
+  trackUrl?: string | null;
   /** Most thumbnails one queue job asks of the worker; bigger batches mean fewer queue starts, later first pictures. */
   maxBatch?: number;
 }
@@ -37,12 +42,20 @@ export interface ThumbnailSourceStats {
   queueWaitMs: number;
   /** Summed over batches: the worker call's round trip (the batch in the worker plus messaging and transfer). */
   callMs: number;
-  /** Opening on the main thread: from starting the worker to the worker's answer to `open` (its part is in source.openMs). */
+  /** Opening on the main thread: from starting the worker to the worker's answer to `open` (its part is in track.openMs with a thumbnail track, else source.openMs). */
   openMs: number;
+  /** Where keyframe tiles come from, once decided. */
+  keyframesFrom: Route | 'undecided';
   serverThumbnails: number;
   cacheHits: number;
+  /** The original, once opened in the worker. */
   source: SourceInfo | null;
+  /** The server's thumbnail track, once opened in the worker. */
+  track: SourceInfo | null;
 }
+
+/** Where a tile's picture comes from: a file decoded in the worker, or the server's picture. */
+type Route = SourceRole | 'server';
 
 /** A ThumbnailSource that also reports what it did (for the timeline's diagnostics, tests and benchmarks). */
 export interface WorkerThumbnailSource extends ThumbnailSource {
@@ -108,7 +121,6 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
   let destroyed = false;
   let worker: Worker | null = null;
   let rpc: RpcClient<ThumbnailsProtocol> | null = null;
-  let mode: Promise<'worker' | 'server'> | null = null;
   const counters: ThumbnailSourceStats = {
     mode: 'undecided',
     batches: 0,
@@ -122,14 +134,15 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     queueWaitMs: 0,
     callMs: 0,
     openMs: 0,
+    keyframesFrom: 'undecided',
     serverThumbnails: 0,
     cacheHits: 0,
     source: null,
+    track: null,
   };
 
   let toldFallback = false;
   const fallback = (reason: string): 'server' => {
-    counters.mode = 'server';
     if (!destroyed && !toldFallback) options.onFallback?.(reason);
     toldFallback = true;
     return 'server';
@@ -142,40 +155,106 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     worker = null;
   };
 
-  const chooseMode = () =>
-    (mode ??= (async (): Promise<'worker' | 'server'> => {
-      if (typeof VideoDecoder === 'undefined' || typeof OffscreenCanvas === 'undefined' || typeof Worker === 'undefined') {
-        return fallback(isSafari() ? MSG_MOMENT.thumbnailsSafari : 'This browser cannot decode video in a worker (WebCodecs).');
-      }
-      if (!options.sourceUrl) return fallback('The media source cannot be read by the browser.');
-      const opening = performance.now();
-      const w = new Worker(new URL('./thumbnails.worker.ts', import.meta.url), { type: 'module', name: 'thumbnails' });
-      const c = createRpcClient<ThumbnailsProtocol>(domPort(w));
-      // A worker that fails to load or crashes would otherwise leave its callers waiting forever.
-      w.addEventListener('error', (event) => {
-        c.failAll(new WorkerRpcError(event.message || 'The thumbnail worker failed.'));
-        if (worker !== w) return;
-        stopWorker();
-        mode = Promise.resolve(fallback('The thumbnail worker failed.'));
-      });
-      worker = w;
-      rpc = c;
+  /** Why no worker can decode here at all, or null when one can. */
+  const noWorkerReason = () =>
+    typeof VideoDecoder === 'undefined' || typeof OffscreenCanvas === 'undefined' || typeof Worker === 'undefined'
+      ? isSafari()
+        ? MSG_MOMENT.thumbnailsSafari
+        : 'This browser cannot decode video in a worker (WebCodecs).'
+      : null;
+
+  /** The worker, started on first use; null once it failed (everything then comes from the server). */
+  let workerFailed = false;
+  const ensureWorker = (): RpcClient<ThumbnailsProtocol> | null => {
+    if (rpc) return rpc;
+    if (workerFailed || destroyed) return null;
+    const w = new Worker(new URL('./thumbnails.worker.ts', import.meta.url), { type: 'module', name: 'thumbnails' });
+    const c = createRpcClient<ThumbnailsProtocol>(domPort(w));
+    // A worker that fails to load or crashes would otherwise leave its callers waiting forever.
+    w.addEventListener('error', (event) => {
+      c.failAll(new WorkerRpcError(event.message || 'The thumbnail worker failed.'));
+      if (worker !== w) return;
+      stopWorker();
+      workerFailed = true;
+      opened.clear();
+      routes.keyframe = routes.exact = null;
+      if (counters.mode === 'worker') counters.mode = 'server';
+      fallback('The thumbnail worker failed.');
+    });
+    worker = w;
+    rpc = c;
+    return c;
+  };
+
+  /** Each role's open, once: its info when the worker can decode it, else why not. */
+  const opened = new Map<SourceRole, Promise<SourceInfo | string>>();
+  const open = (role: SourceRole): Promise<SourceInfo | string> => {
+    let p = opened.get(role);
+    if (p) return p;
+    p = (async (): Promise<SourceInfo | string> => {
+      const url = role === 'track' ? (options.trackUrl ?? null) : options.sourceUrl;
+      const unable = noWorkerReason();
+      if (unable) return unable;
+      if (!url) return 'The media source cannot be read by the browser.';
+      const c = ensureWorker();
+      if (!c) return 'The thumbnail worker failed.';
+      const started = performance.now();
       try {
-        const info = await c.call('open', { url: new URL(options.sourceUrl, globalThis.location?.href).href });
-        counters.openMs = performance.now() - opening;
-        counters.source = info;
+        const info = await c.call('open', { url: new URL(url, globalThis.location?.href).href, role });
         counters.bytesRead += info.bytesRead;
-        if (!info.decodable) {
-          stopWorker();
-          return fallback(`The video codec ${info.codec} cannot be decoded in this browser.`);
-        }
-        counters.mode = 'worker';
-        return 'worker';
+        // The open the first view waits for: the track's when there is one.
+        if (role === 'track' || !options.trackUrl) counters.openMs = performance.now() - started;
+        if (role === 'track') counters.track = info;
+        else counters.source = info;
+        if (!info.decodable) return `The video codec ${info.codec} cannot be decoded in this browser.`;
+        // Without a track, an original the worker can decode is where keyframe tiles come from too.
+        if (role === 'original' && !options.trackUrl) keyframeRoute = counters.keyframesFrom = 'original';
+        return info;
       } catch (e) {
-        stopWorker();
-        return fallback(`The media source could not be opened: ${e instanceof Error ? e.message : String(e)}`);
+        return `The media source could not be opened: ${e instanceof Error ? e.message : String(e)}`;
       }
-    })());
+    })();
+    opened.set(role, p);
+    return p;
+  };
+
+  /**
+   * Where each precision's pictures come from, decided once: keyframe tiles from the server's
+   * thumbnail track when there is one (small pictures, ~10x cheaper to decode), else from the
+   * original; frame-exact tiles from the original. A role that cannot be used sends its tiles to the
+   * server's pictures, and says why once.
+   */
+  const routes: { keyframe: Promise<Route> | null; exact: Promise<Route> | null } = { keyframe: null, exact: null };
+  /** The keyframe route once decided (get() keys keyframe tiles by the keyframes of the file they come from). */
+  let keyframeRoute: Route | 'undecided' = 'undecided';
+  const route = (precision: 'keyframe' | 'exact'): Promise<Route> => {
+    const known = routes[precision];
+    if (known) return known;
+    const decided = (async (): Promise<Route> => {
+      const roles: SourceRole[] = precision === 'keyframe' && options.trackUrl ? ['track', 'original'] : ['original'];
+      let why = '';
+      for (const role of roles) {
+        const info = await open(role);
+        if (typeof info !== 'string') return role;
+        why ||= info; // the first reason is the one told; the original may still do where the track cannot
+      }
+      return fallback(why);
+    })();
+    routes[precision] = decided;
+    void decided.then((r) => {
+      if (routes[precision] !== decided) return; // the worker failed meanwhile: decided again
+      if (r !== 'server') counters.mode = 'worker';
+      else if (counters.mode !== 'worker') counters.mode = 'server';
+      if (precision === 'keyframe') keyframeRoute = counters.keyframesFrom = r;
+    });
+    // No file the worker opened can be decoded: it has nothing to do (every role's answer is kept).
+    void decided.then(async (r) => {
+      if (r === 'server' && (await Promise.all(opened.values())).every((o) => typeof o === 'string')) stopWorker();
+    });
+    return decided;
+  };
+
+  const chooseMode = async (): Promise<'worker' | 'server'> => ((await route('keyframe')) === 'server' ? 'server' : 'worker');
 
   const detach = (p: Pending) => {
     if (pending.get(p.key) === p) pending.delete(p.key);
@@ -242,24 +321,34 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     const live = batch.filter((e) => !e.controller.signal.aborted);
     if (live.length === 0) return;
     counters.batches++;
-    const how = await chooseMode();
+    const precisions = [...new Set(live.map((e) => e.precision))];
+    const routed = new Map(await Promise.all(precisions.map(async (p) => [p, await route(p)] as const)));
     if (destroyed) return;
-    const c = rpc;
-    if (how === 'server' || !c) return void (await Promise.all(live.map(serverThumbnail)));
-
-    const requests: FrameRequest[] = [];
+    const groups = new Map<Route, Pending[]>();
     for (const e of live) {
+      const r = routed.get(e.precision)!;
+      groups.set(r, [...(groups.get(r) ?? []), e]);
+    }
+    await Promise.all([...groups].map(([r, group]) => (r === 'server' ? Promise.all(group.map(serverThumbnail)) : inWorker(r, group))));
+  }
+
+  /** Decodes a group of tiles from one of the worker's files; what the worker cannot make, the server does. */
+  async function inWorker(role: SourceRole, group: Pending[]): Promise<void> {
+    const c = rpc;
+    if (!c) return void (await Promise.all(group.map(serverThumbnail)));
+    const requests: FrameRequest[] = [];
+    for (const e of group) {
       if (e.controller.signal.aborted) continue;
       e.inWorker = true;
       requests.push({ id: e.id, time: e.time, precision: e.precision, width: e.width, height: e.height });
     }
     if (requests.length === 0) return;
     counters.workerRequests += requests.length;
-    const byId = new Map(live.map((e) => [e.id, e]));
+    const byId = new Map(group.map((e) => [e.id, e]));
     const retry: Pending[] = [];
     try {
       const called = performance.now();
-      const { results, stats } = await c.call('thumbnails', { requests });
+      const { results, stats } = await c.call('thumbnails', { requests, role });
       counters.callMs += performance.now() - called;
       counters.chunksDecoded += stats.chunksDecoded;
       counters.bytesRead += stats.bytesRead;
@@ -276,7 +365,7 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
       }
     } catch {
       // The worker failed the whole batch (or died): the server can still make these pictures.
-      for (const e of live) if (e.inWorker) retry.push(e);
+      for (const e of group) if (e.inWorker) retry.push(e);
     }
     if (destroyed) return;
     await Promise.all(retry.filter((e) => !e.controller.signal.aborted).map(serverThumbnail));
@@ -313,7 +402,12 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
       const { signal } = request;
       if (destroyed || signal.aborted) return Promise.reject(abortError());
       const px = tilePixels(request.width, request.height, globalThis.devicePixelRatio);
-      const keyframes = counters.mode === 'worker' ? counters.source?.keyframeTimes : undefined;
+      const keyframes =
+        keyframeRoute === 'track'
+          ? counters.track?.keyframeTimes
+          : keyframeRoute === 'original'
+            ? counters.source?.keyframeTimes
+            : undefined;
       const at =
         request.precision === 'keyframe' && keyframes?.length
           ? (`k${keyframeIndexOf(request.time, keyframes)}` as const)

@@ -34,6 +34,12 @@ export interface OpenTimings {
   total: number;
 }
 
+/**
+ * Which of a media's files a source is: its original, or the server's thumbnail track (the
+ * original's keyframes, small, upright: API.mediaThumbnailTrack). Both may be open at once.
+ */
+export type SourceRole = 'original' | 'track';
+
 /** One thumbnail of a batch; width/height are in device pixels. */
 export interface FrameRequest {
   id: number;
@@ -65,12 +71,12 @@ export interface BatchStats {
 /** Messages of the thumbnail worker (a type alias, so it satisfies RpcProtocol's index). */
 export type ThumbnailsProtocol = {
   /** Opens the media at `url` (absolute, read by byte ranges only) and reads its video track's sample table. */
-  open: { params: { url: string }; result: SourceInfo };
-  /** Decodes a batch of thumbnails, each GOP once; bitmaps are transferred, results come in request order. */
-  thumbnails: { params: { requests: FrameRequest[] }; result: { results: FrameResult[]; stats: BatchStats } };
+  open: { params: { url: string; role: SourceRole }; result: SourceInfo };
+  /** Decodes a batch of thumbnails from the `role` source, each GOP once; bitmaps are transferred, results come in request order. */
+  thumbnails: { params: { requests: FrameRequest[]; role: SourceRole }; result: { results: FrameResult[]; stats: BatchStats } };
   /** Cancels requests of running batches by id; they answer 'cancelled' and their GOPs are skipped when no one else needs them. */
   cancel: { params: { ids: number[] }; result: { cancelled: number } };
-  /** Closes the decoders and forgets the source. */
+  /** Closes the decoders and forgets the sources. */
   close: { params: object; result: { closed: true } };
 };
 

@@ -5,7 +5,7 @@ import { HEAD_BYTES, readMovieBoxes } from './mp4Boxes';
 import { indexMovie } from './movieIndex';
 import { RangeReader } from './rangeReader';
 import { planBatch, planRanges, splitLanes, timestampUs, type GopPlan, type SampleTable } from './sampleTable';
-import type { BatchStats, FrameRequest, FrameResult, SourceInfo, ThumbnailsProtocol } from './thumbnails.protocol';
+import type { BatchStats, FrameRequest, FrameResult, SourceInfo, SourceRole, ThumbnailsProtocol } from './thumbnails.protocol';
 import { copyRect, isScalableFormat, scaleToRgba } from './frameScaler';
 import { coverRect } from './tileGeometry';
 
@@ -35,7 +35,8 @@ interface Source {
   idle: DecoderSlot[];
 }
 
-let source: Source | null = null;
+/** The open sources by role (the original, the server's thumbnail track). */
+const sources = new Map<SourceRole, Source>();
 /** Ids of the requests of running batches, and those of them cancelled. */
 const active = new Set<number>();
 const cancelled = new Set<number>();
@@ -80,16 +81,17 @@ function closeSlot(slot: DecoderSlot) {
   if (slot.decoder.state !== 'closed') slot.decoder.close();
 }
 
-function closeSource() {
+function closeSource(role: SourceRole) {
+  const source = sources.get(role);
   if (!source) return;
   source.idle.forEach(closeSlot);
   source.idle.length = 0;
   source.reader.clear();
-  source = null;
+  sources.delete(role);
 }
 
-async function openSource(url: string): Promise<SourceInfo> {
-  closeSource();
+async function openSource(url: string, role: SourceRole): Promise<SourceInfo> {
+  closeSource(role);
   const t0 = performance.now();
   const reader = new RangeReader(url);
   const head = await reader.read(0, HEAD_BYTES);
@@ -130,7 +132,8 @@ async function openSource(url: string): Promise<SourceInfo> {
     bytesRead: reader.bytesRead,
     openMs: { boxes: t1 - t0, index: t2 - t1, supported: t3 - t2, warmUp: 0, total: 0 },
   };
-  source = { reader, table, config, info, idle: [] };
+  const source: Source = { reader, table, config, info, idle: [] };
+  sources.set(role, source);
   if (decodable) {
     for (let i = 0; i < LANES; i++) source.idle.push(newSlot(config));
     await warmUp(source);
@@ -334,7 +337,7 @@ async function decodeBatch(src: Source, requests: FrameRequest[]): Promise<{ res
   }
   settled.forEach((r, i) => {
     const slot = slots[i]!;
-    if (r.status === 'fulfilled' && src.idle.length < MAX_IDLE_DECODERS && source === src) {
+    if (r.status === 'fulfilled' && src.idle.length < MAX_IDLE_DECODERS && [...sources.values()].includes(src)) {
       slot.onFrame = (frame) => frame.close();
       src.idle.push(slot);
     } else closeSlot(slot);
@@ -359,9 +362,10 @@ async function decodeBatch(src: Source, requests: FrameRequest[]): Promise<{ res
 }
 
 serveRpc<ThumbnailsProtocol>(domPort(self as unknown as RpcEndpoint), {
-  open: ({ url }) => openSource(url),
-  thumbnails: async ({ requests }) => {
-    if (!source) throw new Error('No media is open');
+  open: ({ url, role }) => openSource(url, role),
+  thumbnails: async ({ requests, role }) => {
+    const source = sources.get(role);
+    if (!source) throw new Error(`No ${role === 'track' ? 'thumbnail track' : 'media'} is open`);
     if (!source.info.decodable) throw new Error(`The codec ${source.info.codec} cannot be decoded here`);
     const out = await decodeBatch(source, requests);
     const bitmaps = out.results.flatMap((r) => (r.status === 'ok' ? [r.bitmap] : []));
@@ -373,7 +377,7 @@ serveRpc<ThumbnailsProtocol>(domPort(self as unknown as RpcEndpoint), {
     return { cancelled: running.length };
   },
   close: () => {
-    closeSource();
+    for (const role of [...sources.keys()]) closeSource(role);
     return { closed: true };
   },
 });

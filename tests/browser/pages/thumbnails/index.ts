@@ -36,6 +36,8 @@ window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
 
 export interface CreateOptions {
   sourceUrl: string | null;
+  /** The server's thumbnail track (keyframe tiles come from it when given). */
+  trackUrl?: string | null;
   /** The server thumbnail path; `?t=<seconds>` is appended. */
   thumbnailPath: string;
   duration: number;
@@ -251,6 +253,7 @@ const driver = {
     const fallbacks: string[] = [];
     const source = createThumbnailSource({
       sourceUrl: o.sourceUrl,
+      trackUrl: o.trackUrl ?? null,
       serverThumbnailUrl: (t) => `${o.thumbnailPath}?token=preview-token&t=${t.toFixed(3)}`,
       duration: o.duration,
       frameRate: o.frameRate,
