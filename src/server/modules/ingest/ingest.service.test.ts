@@ -100,6 +100,10 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow } =
       fs.writeFileSync(file, 'webp');
       return { interval: 1 };
     }) as unknown as IngestTools['thumbnailStrip'],
+    thumbnailTrack: (async (_input: string, file: string) => {
+      fs.writeFileSync(file, 'mp4');
+      return { count: 3, width: 320, height: 180 };
+    }) as unknown as IngestTools['thumbnailTrack'],
     stillWebp: async () => Buffer.from('webp'),
     extractKeyframes: (async (_input: string, outDir: string) => {
       await tool('keyframes', () => null)();
