@@ -267,6 +267,10 @@ const ROWS: Record<string, Row> = {
     kind: 'owned',
     req: (c) => ({ path: `/library/${c.lib._id}/media/${c.media._id}/source.mp4` }),
   },
+  'GET /library/:libraryId/media/:mediaId/thumbnails/track.mp4': {
+    kind: 'owned',
+    req: (c) => ({ path: API.mediaThumbnailTrack(c.lib._id, c.media._id) }),
+  },
   'GET /library/:libraryId/media/:mediaId/thumbnails/strip.webp': {
     kind: 'owned',
     req: (c) => ({ path: `/library/${c.lib._id}/media/${c.media._id}/thumbnails/strip.webp` }),

@@ -76,7 +76,7 @@ describe.each(['local', 's3'] as const)('upload protocol on the %s blob store', 
     expect(m.metadata.video).toMatchObject({ width: 320, height: 180, frameCount: 50 });
     expect(m.metadata.video.duration).toBeCloseTo(2, 1);
     expect(m.metadata.video.frameRate).toBe(25);
-    expect(m.capabilities).toEqual({ preview: true, source: true });
+    expect(m.capabilities).toEqual({ preview: true, source: true, thumbnailTrack: true });
     const { previewToken } = (await t.api<PreviewTokenAnswer>('GET', API.libraryPreviewToken(lib._id), { token })).body.data!;
     const thumb = await fetch(`${t.server.url}${API.mediaThumbnail(lib._id, m._id)}?token=${previewToken}&t=1`);
     expect(thumb.status).toBe(200);

@@ -161,6 +161,63 @@ export async function thumbnailStrip(input: string, outFile: string, o: { durati
   return { interval };
 }
 
+/** The box a thumbnail track's pictures cover (the timeline's tallest thumbnail, 280 x 180 CSS px). */
+export const TRACK_BOX = { width: 280, height: 180 } as const;
+
+/**
+ * The timeline's thumbnail track (issue 41): a small H.264 MP4 holding exactly the source's keyframes,
+ * each an IDR picture at its own time (0 at the media's first frame, as `extractKeyframes` counts),
+ * upright (ffmpeg applies the display matrix and the output carries none), square pixels, 8-bit 4:2:0,
+ * the smallest even size covering TRACK_BOX (16:9 320x180, 9:16 280x498, 4:3 280x210), no sound.
+ * The browser decodes it in ~1 ms a picture instead of a 720p/1080p keyframe's ~12 ms. One ffmpeg
+ * run decodes only the keyframes (`-skip_frame nokey`; `select=key` for decoders that ignore it,
+ * VP9's); each keeps its time (`-fps_mode passthrough`, the encoder in the source's time base, so a
+ * variable frame rate's times stay exact). Written to a temporary file and renamed: a failed run leaves nothing.
+ */
+export async function thumbnailTrack(
+  input: string,
+  outFile: string,
+  o: { duration: number },
+  onProgress?: (f: number) => void,
+): Promise<{ count: number; width: number; height: number }> {
+  const { width: W, height: H } = TRACK_BOX;
+  const wide = `gte(dar,${W}/${H})`;
+  const tmp = `${outFile}.part`;
+  try {
+    await ffmpeg(
+      [
+        '-y',
+        ...['-skip_frame', 'nokey', '-i', input],
+        ...['-an', '-sn', '-dn', '-map', '0:V:0'],
+        '-vf',
+        [
+          'setpts=PTS-STARTPTS',
+          'select=key',
+          `scale=w='if(${wide},2*round(${H / 2}*dar),${W})':h='if(${wide},${H},2*round(${W / 2}/dar))'`,
+          'setsar=1',
+          'format=yuv420p',
+        ].join(','),
+        ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30', '-g', '1', '-bf', '0'],
+        ...['-fps_mode', 'passthrough', '-enc_time_base:v', '-1'],
+        ...['-movflags', '+faststart', '-f', 'mp4', tmp],
+      ],
+      o.duration,
+      onProgress,
+    );
+    const { stdout } = await execTool(tools.ffprobe, [
+      ...['-v', 'error', '-select_streams', 'v:0', '-count_packets'],
+      ...['-show_entries', 'stream=width,height,nb_read_packets', '-of', 'json', tmp],
+    ]);
+    const s = (JSON.parse(stdout) as { streams?: Array<{ width?: number; height?: number; nb_read_packets?: string }> }).streams?.[0];
+    const count = Number(s?.nb_read_packets);
+    if (!s?.width || !s.height || !(count > 0)) throw new Error('the thumbnail track holds no picture');
+    await fs.promises.rename(tmp, outFile);
+    return { count, width: s.width, height: s.height };
+  } finally {
+    await fs.promises.rm(tmp, { force: true });
+  }
+}
+
 export interface ExtractedFrame {
   t: number;
   file: string;

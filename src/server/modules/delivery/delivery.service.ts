@@ -123,6 +123,18 @@ export class DeliveryService {
     return rangeResponse(rangeHeader, size, 'video/mp4', (range) => this.d.blobs.read(media.blob_key, range));
   }
 
+  /**
+   * The timeline thumbnail track (made by ingest's `thumbnails` stage, videos only) by byte ranges,
+   * authorised like the source.
+   */
+  async thumbnailTrack(c: Credentials, libraryId: string, mediaId: string, rangeHeader: string | undefined): Promise<RangeResponse> {
+    const media = await this.media(c, libraryId, mediaId);
+    const key = blobKeys.thumbnailTrack(media.id);
+    const size = media.ingest?.track ? await this.d.blobs.size(key).catch(() => null) : null;
+    if (size === null) throw new AppError('not_found', 'This media has no thumbnail track.');
+    return rangeResponse(rangeHeader, size, 'video/mp4', (range) => this.d.blobs.read(key, range));
+  }
+
   async strip(c: Credentials, libraryId: string, mediaId: string): Promise<Readable> {
     const media = await this.media(c, libraryId, mediaId);
     return this.existing(blobKeys.strip(media.id), 'No thumbnails yet.');

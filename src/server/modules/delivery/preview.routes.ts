@@ -11,7 +11,7 @@ import type { Credentials, DeliveryService } from './delivery.service';
 const credentials = (req: FastifyRequest): Credentials => ({ token: (req.query as { token?: string }).token, bearer: bearer(req) });
 
 /**
- * Streaming and moment data: HLS previews, thumbnail strips, transcripts and shot descriptions.
+ * Streaming and moment data: HLS previews, the MP4 source, thumbnail strips and tracks, transcripts and shot descriptions.
  * These accept the library preview token in the query as well as a bearer token (schemas in
  * contract/schemas/preview.ts).
  */
@@ -38,6 +38,14 @@ export function previewRoutes(app: App, delivery: DeliveryService, libs: Library
   });
   app.get(API.mediaSource(':libraryId', ':mediaId'), { schema: ofMedia }, async (req, res) => {
     const out = await delivery.source(credentials(req), req.params.libraryId, req.params.mediaId, req.headers.range);
+    return res
+      .code(out.status)
+      .headers(out.headers)
+      .header('cache-control', kept)
+      .send(out.body ?? undefined);
+  });
+  app.get(API.mediaThumbnailTrack(':libraryId', ':mediaId'), { schema: ofMedia }, async (req, res) => {
+    const out = await delivery.thumbnailTrack(credentials(req), req.params.libraryId, req.params.mediaId, req.headers.range);
     return res
       .code(out.status)
       .headers(out.headers)

@@ -43,7 +43,7 @@ const PROBE: ProbeResult = {
   interlaced: false,
 };
 
-function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow } = {}) {
+function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow; trackFails?: boolean } = {}) {
   const media: MediaRow = {
     id: 'm1',
     user_id: 'u1',
@@ -100,6 +100,11 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow } =
       fs.writeFileSync(file, 'webp');
       return { interval: 1 };
     }) as unknown as IngestTools['thumbnailStrip'],
+    thumbnailTrack: (async (_input: string, file: string) => {
+      if (opts.trackFails) throw new Error('ffmpeg failed (1): no decoder');
+      fs.writeFileSync(file, 'mp4');
+      return { count: 3, width: 320, height: 180 };
+    }) as unknown as IngestTools['thumbnailTrack'],
     stillWebp: async () => Buffer.from('webp'),
     extractKeyframes: (async (_input: string, outDir: string) => {
       await tool('keyframes', () => null)();
@@ -244,6 +249,18 @@ describe('IngestService, stage by stage', () => {
     expect(w.store.get(blobKeys.hlsPlaylist('m1'))?.toString()).toBe('#EXTM3U');
     expect(w.store.get(blobKeys.keyframe('m1', 4))?.equals(jpeg)).toBe(true);
     expect(w.store.get(blobKeys.strip('m1'))?.toString()).toBe('webp');
+    expect(w.store.get(blobKeys.thumbnailTrack('m1'))?.toString()).toBe('mp4');
+    expect(w.ingest().track).toEqual({ count: 3, width: 320, height: 180 });
+  });
+
+  it('a thumbnail track that cannot be made does not fail the ingest: the media has none', async () => {
+    const w = world({ trackFails: true });
+    await w.service.start('m1');
+    await w.drain();
+    expect(w.media.status).toBe('completed');
+    expect(w.ingest().track).toBeUndefined();
+    expect(w.ingest().strip).toBeTruthy();
+    expect(w.store.has(blobKeys.thumbnailTrack('m1'))).toBe(false);
   });
 
   it('runs a stage job again as a no-op once the stage is done (a duplicate, or a retry after it finished)', async () => {
@@ -309,7 +326,7 @@ describe('IngestService, stage by stage', () => {
       frame_count: 300,
       probe: PROBE,
       has_preview: true,
-      ingest: { done: [...STAGES], hls: { segments: 2, start: 1.4 }, charged: 120 },
+      ingest: { done: [...STAGES], hls: { segments: 2, start: 1.4 }, track: { count: 3, width: 320, height: 180 }, charged: 120 },
     } as unknown as MediaRow;
     const w = world({ twin });
     Object.assign(w.media, { blob_shared: true });
@@ -319,6 +336,7 @@ describe('IngestService, stage by stage', () => {
       [blobKeys.hls('t1', 'seg_00001.ts')]: 'segment 1',
       [blobKeys.strip('t1')]: 'strip',
       [blobKeys.poster('t1')]: 'poster',
+      [blobKeys.thumbnailTrack('t1')]: 'track',
     };
     for (const [k, v] of Object.entries(files)) w.store.set(k, Buffer.from(v));
     await w.service.start('m1');
@@ -329,6 +347,10 @@ describe('IngestService, stage by stage', () => {
     expect(w.copied).toEqual([['t1', 'm1']]);
     for (const [k, v] of Object.entries(files)) expect(w.store.get(k.replace('/t1/', '/m1/'))?.toString(), k).toBe(v);
     expect(w.media.probe).toEqual(PROBE);
-    expect(JSON.parse(w.media.ingest as unknown as string)).toMatchObject({ hls: { segments: 2, start: 1.4 }, charged: 0 });
+    expect(JSON.parse(w.media.ingest as unknown as string)).toMatchObject({
+      hls: { segments: 2, start: 1.4 },
+      track: { count: 3, width: 320, height: 180 },
+      charged: 0,
+    });
   });
 });

@@ -59,8 +59,6 @@ export interface IngestDeps extends Omit<StageDeps, 'expand'> {
   workDir: string;
   /** Heavy stages (HEAVY_STAGES) running at once in this process (default 2: one per core on the target machine). */
   heavyAtOnce?: number;
-  /** Stage starts and ends: after a crash they show where a media's ingest resumed. */
-  log?: { info(o: object, msg: string): void };
 }
 
 /**
@@ -85,6 +83,7 @@ export class IngestService {
       tools: d.tools,
       billing: d.billing,
       download: d.download,
+      log: d.log,
       expand: cachedExpander((l) => d.models.expandLabel(l)),
     };
   }
@@ -225,6 +224,7 @@ export class IngestService {
         : []),
       'strip.webp',
       'poster.webp',
+      ...(state.track ? [parseDerivedKey(blobKeys.thumbnailTrack(twin.id))!.rest] : []),
       ...(await this.d.index.keyframes(twin.id)).map((k) => parseDerivedKey(blobKeys.keyframe(twin.id, k.t))!.rest),
     ];
     for (const k of keys) {

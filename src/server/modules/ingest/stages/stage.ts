@@ -14,6 +14,11 @@ export interface StageDeps {
   billing: IngestBilling;
   /** Fetches a media imported from a link and stores it as its original (the `download` stage). */
   download?: (media: MediaRow, work: string, onProgress: (f: number) => void) => Promise<MediaRow>;
+  /**
+   * Stage starts and ends (after a crash they show where a media's ingest resumed), and what a stage
+   * went on without (a thumbnail track it could not make).
+   */
+  log?: { info(o: object, msg: string): void; warn(o: object, msg: string): void };
   /** The words a visual label stands for (WordNet synonyms and hypernyms), cached across media. */
   expand: (label: string) => Set<string>;
 }
