@@ -28,6 +28,11 @@ describe('moment timeline', () => {
     expect(media.metadata.video.frameRate).toBe(COUNTER_FPS);
 
     const { page } = await openBrowser();
+    // The timeline's thumbnails: keyframe tiles from the thumbnail track (issue 41), the original only for frame-exact ones.
+    const reads: Array<{ path: string; status: number }> = [];
+    page.on('response', (r) => reads.push({ path: new URL(r.url()).pathname, status: r.status() }));
+    const readsOf = (file: string) => reads.filter((r) => r.path.endsWith(file));
+    expect(media.capabilities.thumbnailTrack).toBe(true);
     await signIn(page, app.url, email, password, `${ROUTES.search}?libs=${lib._id}`);
     await page.waitForURL((u) => u.pathname === ROUTES.search);
     await page.getByPlaceholder(/Ask me anything/).fill('counter');
@@ -72,6 +77,9 @@ describe('moment timeline', () => {
     expect(await zoomText(page)).toBe('100 %');
     await settled();
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'timeline-zoom-100.png') });
+    expect(readsOf('/thumbnails/track.mp4').length).toBeGreaterThan(0);
+    expect(readsOf('/thumbnails/track.mp4').every((r) => r.status === 206)).toBe(true);
+    expect(readsOf('/source.mp4')).toEqual([]);
     const slider = dialog.getByRole('slider', { name: 'Zoom' });
     await slider.focus();
     await page.keyboard.press('End');
