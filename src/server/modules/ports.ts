@@ -1,4 +1,4 @@
-import type { extractAudio, extractKeyframes, makeHls, thumbnailStrip, thumbnailTrack } from '../adapters/media/ffmpeg';
+import type { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from '../adapters/media/ffmpeg';
 import type { probe, stillWebp } from '../adapters/media/ffprobe';
 import type { RelatedWord } from '../adapters/models/wordnetLexicon';
 
@@ -78,7 +78,6 @@ export interface IngestTools {
   probe: typeof probe;
   makeHls: typeof makeHls;
   thumbnailStrip: typeof thumbnailStrip;
-  thumbnailTrack: typeof thumbnailTrack;
   stillWebp: typeof stillWebp;
   extractKeyframes: typeof extractKeyframes;
   extractAudio: typeof extractAudio;

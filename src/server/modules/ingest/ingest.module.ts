@@ -1,4 +1,4 @@
-import { extractAudio, extractKeyframes, makeHls, thumbnailStrip, thumbnailTrack } from '../../adapters/media/ffmpeg';
+import { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from '../../adapters/media/ffmpeg';
 import { probe, stillWebp } from '../../adapters/media/ffprobe';
 import type { Platform } from '../../platform';
 import type { ExternalService } from '../external/external.service';
@@ -20,7 +20,7 @@ export function ingestModule(
     blobs: p.blobs,
     models: p.models,
     billing: d.credits,
-    tools: { probe, makeHls, thumbnailStrip, thumbnailTrack, stillWebp, extractKeyframes, extractAudio },
+    tools: { probe, makeHls, thumbnailStrip, stillWebp, extractKeyframes, extractAudio },
     queue: p.queue,
     workDir: p.workDir,
     download: (media, work, onProgress) => d.external.download(media, work, onProgress),

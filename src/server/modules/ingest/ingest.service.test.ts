@@ -95,16 +95,14 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow; tr
       fs.writeFileSync(path.join(outDir, 'playlist.m3u8'), '#EXTM3U');
       return { segments: 1 };
     }) as unknown as IngestTools['makeHls'],
-    thumbnailStrip: (async (_input: string, file: string) => {
+    thumbnailStrip: (async (_input: string, file: string, o: { track?: string }) => {
       await tool('thumbnails', () => null)();
+      if (o.track && opts.trackFails) throw new Error('ffmpeg failed (1): no decoder');
       fs.writeFileSync(file, 'webp');
-      return { interval: 1 };
+      if (!o.track) return { interval: 1 };
+      fs.writeFileSync(o.track, 'mp4');
+      return { interval: 1, track: { count: 3, width: 320, height: 180 } };
     }) as unknown as IngestTools['thumbnailStrip'],
-    thumbnailTrack: (async (_input: string, file: string) => {
-      if (opts.trackFails) throw new Error('ffmpeg failed (1): no decoder');
-      fs.writeFileSync(file, 'mp4');
-      return { count: 3, width: 320, height: 180 };
-    }) as unknown as IngestTools['thumbnailTrack'],
     stillWebp: async () => Buffer.from('webp'),
     extractKeyframes: (async (_input: string, outDir: string) => {
       await tool('keyframes', () => null)();
