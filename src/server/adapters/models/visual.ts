@@ -1,7 +1,7 @@
 import { ClipImageEncoder, clipMissing } from './clip';
 import { dominantColours, regionColours } from './colours';
 import type { CorruptModelFile } from './fetchModels';
-import { decodeRgb, type RgbImage } from './image';
+import { decodeRgb, fromRgb, type RgbImage } from './image';
 import { MobilenetClassifier, type ClassifierResult } from './mobilenet';
 import { OcrThread } from './ocrThread';
 import { ModelMissingError, type Detection, type VisualAnalyzer, type VisualFeatures } from './types';
@@ -44,7 +44,7 @@ export const reason = (err: unknown) =>
 export async function createVisualAnalyzer(
   modelsDir: string,
   opts: VisualAnalyzerOptions = {},
-): Promise<VisualAnalyzer & { readonly missing: string[] }> {
+): Promise<VisualAnalyzer & { readonly missing: string[]; readonly stats: { analysed: number; reused: number } }> {
   const skip = new Set(opts.skip ?? []);
   const notComputed: string[] = [];
   const session = { threads: opts.threads };
@@ -88,6 +88,54 @@ export async function createVisualAnalyzer(
   );
 }
 
+/** What the models other than OCR saw in a frame (what a near-identical frame reuses). */
+type Seen = Pick<VisualFeatures, 'objects' | 'classes' | 'embedding' | 'colours' | 'faces' | 'clip'>;
+
+/** A copy of its own for each frame (callers may change what they get). */
+const copySeen = (s: Seen): Seen => ({
+  objects: s.objects.map((o) => ({ ...o, box: [...o.box], ...(o.colours && { colours: o.colours.map((c) => ({ ...c })) }) })),
+  classes: s.classes.map((c) => ({ ...c })),
+  embedding: s.embedding.slice(),
+  colours: s.colours.map((c) => ({ ...c })),
+  faces: s.faces,
+  clip: s.clip?.slice() ?? null,
+});
+
+/** A frame's look, small: 64 x 36 grey levels, and its aspect. */
+interface Fingerprint {
+  grey: Uint8Array;
+  width: number;
+  height: number;
+}
+
+const PRINT_W = 64;
+const PRINT_H = 36;
+/**
+ * Near-identical: same size, grey levels within NEAR_MEAN on average and NEAR_MAX everywhere (at
+ * 64 x 36, one cell is 10 x 10 pixels of a 640 px keyframe). A still photo with sensor-like noise
+ * (ffmpeg noise=alls=8, x264 CRF 23, then the keyframe JPEG) leaves its keyframes 0.4-0.5 apart on
+ * average and 2 at most; a 48 px cup coming in, a 6 px pan or a 3-level fade does not pass
+ * (visualReuse.test.ts).
+ */
+const NEAR_MEAN = 2;
+const NEAR_MAX = 16;
+
+async function fingerprint(img: RgbImage): Promise<Fingerprint> {
+  const buf = await fromRgb(img).resize({ width: PRINT_W, height: PRINT_H, fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
+  return { grey: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), width: img.width, height: img.height };
+}
+
+export function nearIdentical(a: Fingerprint, b: Fingerprint): boolean {
+  if (a.width !== b.width || a.height !== b.height || a.grey.length !== b.grey.length) return false;
+  let sum = 0;
+  for (let i = 0; i < a.grey.length; i++) {
+    const d = Math.abs(a.grey[i]! - b.grey[i]!);
+    if (d > NEAR_MAX) return false;
+    sum += d;
+  }
+  return sum / a.grey.length <= NEAR_MEAN;
+}
+
 class LocalVisualAnalyzer implements VisualAnalyzer {
   constructor(
     readonly capabilities: string[],
@@ -101,6 +149,11 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
       clip: ClipImageEncoder | null;
     },
   ) {}
+
+  /** Frames the models ran on, and frames that took a near-identical earlier frame's results (OCR runs on every frame). */
+  readonly stats = { analysed: 0, reused: 0 };
+  /** The last frame the models ran on: its fingerprint and what they saw. */
+  private reference: { print: Fingerprint; seen: Seen } | null = null;
 
   async analyze(images: Buffer[]): Promise<VisualFeatures[]> {
     const decoded = await Promise.all(
@@ -116,11 +169,23 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
     const texts = this.m.ocr ? good.map((d) => this.m.ocr!.read(d)) : [];
     // Until awaited below, a failed read must not count as unhandled.
     for (const t of texts) t.catch(() => undefined);
-    // The batch-friendly models run once over all decodable frames.
-    const classes: ClassifierResult[] = this.m.mobilenet ? await this.m.mobilenet.classify(good) : [];
-    const clips: Float32Array[] = this.m.clip ? await this.m.clip.embed(good) : [];
+    // A frame near-identical to the last one the models ran on (a still shot: a slide, a screen
+    // recording, a locked-off camera) takes its results; each is compared with that reference, not
+    // its neighbour, so a slow change never drifts past the threshold unseen.
+    const prints = await Promise.all(good.map(fingerprint));
+    let reference = this.reference?.print ?? null;
+    const fresh = prints.map((p) => {
+      if (reference && nearIdentical(p, reference)) return false;
+      reference = p;
+      return true;
+    });
+    const run = good.filter((_, i) => fresh[i]);
+    // The batch-friendly models run once over the frames that need them.
+    const classes: ClassifierResult[] = this.m.mobilenet ? await this.m.mobilenet.classify(run) : [];
+    const clips: Float32Array[] = this.m.clip ? await this.m.clip.embed(run) : [];
     const out: VisualFeatures[] = [];
     let g = 0;
+    let r = 0;
     for (const d of decoded) {
       if (d instanceof Error) {
         out.push({
@@ -136,22 +201,28 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
         continue;
       }
       const i = g++;
-      const objects: Detection[] = this.m.yolox ? await this.m.yolox.detect(d) : [];
-      if (this.capabilities.includes('colours'))
-        for (const o of objects.slice(0, REGION_COLOUR_OBJECTS)) o.colours = regionColours(d, o.box);
-      const faces = this.m.faces ? await this.m.faces.count(d) : 0;
-      const colours = this.capabilities.includes('colours') ? await dominantColours(d) : [];
+      let seen: Seen;
+      if (fresh[i] || !this.reference) {
+        const k = r++;
+        const objects: Detection[] = this.m.yolox ? await this.m.yolox.detect(d) : [];
+        if (this.capabilities.includes('colours'))
+          for (const o of objects.slice(0, REGION_COLOUR_OBJECTS)) o.colours = regionColours(d, o.box);
+        seen = {
+          objects,
+          classes: classes[k]?.classes ?? [],
+          embedding: classes[k]?.embedding ?? new Float32Array(0),
+          colours: this.capabilities.includes('colours') ? await dominantColours(d) : [],
+          faces: this.m.faces ? await this.m.faces.count(d) : 0,
+          clip: clips[k] ?? null,
+        };
+        this.reference = { print: prints[i]!, seen };
+        this.stats.analysed++;
+      } else {
+        seen = this.reference.seen;
+        this.stats.reused++;
+      }
       const text: VisualFeatures['text'] = this.m.ocr ? await texts[i]! : [];
-      out.push({
-        objects,
-        classes: classes[i]?.classes ?? [],
-        embedding: classes[i]?.embedding ?? new Float32Array(0),
-        colours,
-        text,
-        faces,
-        clip: clips[i] ?? null,
-        missing: [...this.missing],
-      });
+      out.push({ ...copySeen(seen), text, missing: [...this.missing] });
     }
     return out;
   }
