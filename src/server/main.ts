@@ -20,6 +20,7 @@ import { deliveryModule } from './modules/delivery/delivery.module';
 import { externalModule } from './modules/external/external.module';
 import type { ExternalService } from './modules/external/external.service';
 import { ingestModule } from './modules/ingest/ingest.module';
+import type { IngestService } from './modules/ingest/ingest.service';
 import { librariesModule } from './modules/libraries/libraries.module';
 import type { LibraryService } from './modules/libraries/library.service';
 import type { ServerModule } from './modules/module';
@@ -47,6 +48,7 @@ export interface RunningServer {
   billing: BillingService;
   ledger: LedgerService;
   renders: RenderService;
+  ingest: IngestService;
   external: ExternalService;
   /** The orphan-blob sweep (the `blobs.sweep` job runs it hourly). */
   blobSweep: BlobSweepService;
@@ -158,6 +160,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       billing: billing.billing,
       ledger: billing.ledger,
       renders: renders.renders,
+      ingest: ingest.ingest,
       external: external.external,
       blobSweep: storage.blobSweep,
       health: p.health,

@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { putFile } from '../../src/server/adapters/blobs/blobStore';
+import { blobKeys } from '../../src/server/modules/storage/blobKeys';
 import { API, type Media, type PreviewTokenAnswer } from '../../src/contract';
 import { makeSolidImage } from '../fixtures/makeMedia';
 import { removeDir, tempDir } from '../fixtures/modelsDir';
@@ -158,6 +161,53 @@ describe('thumbnail track', () => {
     const res = await fetch(trackUrl(m));
     expect(res.status).toBe(404);
     expect(await res.text()).toContain('This media has no thumbnail track.');
+  });
+
+  it('is made afterwards for a video indexed before tracks existed (the backfill job), and marked when it cannot be', async () => {
+    const m = media['deep.mp4']!;
+    const db = t.server.database.db;
+    // As a media indexed before this change: no track in its state, no track file.
+    await db
+      .updateTable('media')
+      .set({ ingest: sql`ingest - 'track'` as never })
+      .where('id', '=', m._id)
+      .execute();
+    await t.server.blobs.delete(blobKeys.thumbnailTrack(m._id));
+    const asOld = (await t.api<Media>('GET', API.media(lib._id, m._id), { token: owner.token })).body.data!;
+    expect(asOld.capabilities.thumbnailTrack).toBe(false);
+    expect((await fetch(trackUrl(m))).status).toBe(404);
+
+    // One that cannot be made (its original is gone): marked, and not tried again.
+    const broken = media['wide.mp4']!;
+    const { blob_key } = await db.selectFrom('media').select('blob_key').where('id', '=', broken._id).executeTakeFirstOrThrow();
+    const keep = path.join(dir, 'wide.keep');
+    fs.copyFileSync(await t.server.blobs.toolInput(blob_key), keep);
+    await db
+      .updateTable('media')
+      .set({ ingest: sql`ingest - 'track'` as never })
+      .where('id', '=', broken._id)
+      .execute();
+    await t.server.blobs.delete(blob_key);
+
+    // Every other video already has a track: the two above are all the job finds.
+    expect(await t.server.ingest.backfillThumbnailTracks()).toBe(2);
+    const now = (await t.api<Media>('GET', API.media(lib._id, m._id), { token: owner.token })).body.data!;
+    expect(now.capabilities.thumbnailTrack).toBe(true);
+    const track = await servedTrack('deep.mp4');
+    expect(packets(track).length).toBe(keyframeTimes(originals['deep.mp4']!).length);
+    const state = await db.selectFrom('media').select('ingest').where('id', '=', broken._id).executeTakeFirstOrThrow();
+    expect(state.ingest.track).toBeUndefined();
+    expect(state.ingest.trackFailed).toBe(true);
+    expect(await t.server.ingest.backfillThumbnailTracks()).toBe(0);
+
+    // Put the original and the track back for the tests after this one.
+    await putFile(t.server.blobs, blob_key, keep, 'video/mp4');
+    await db
+      .updateTable('media')
+      .set({ ingest: sql`ingest - 'trackFailed'` as never })
+      .where('id', '=', broken._id)
+      .execute();
+    expect(await t.server.ingest.backfillThumbnailTracks()).toBe(1);
   });
 
   it('is served by byte ranges, authorised like the source', async () => {

@@ -230,6 +230,8 @@ export interface IngestState {
   strip?: { interval: number; columns: number; count: number; width: number; height: number };
   /** The timeline thumbnail track (API.mediaThumbnailTrack): its keyframes and picture size. */
   track?: { count: number; width: number; height: number };
+  /** Making the track for a media indexed before tracks existed failed: not tried again. */
+  trackFailed?: boolean;
   missing?: string[];
   charged?: number;
   /** Milliseconds each stage took (for benchmarks and support). */

@@ -1,4 +1,4 @@
-import type { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from '../adapters/media/ffmpeg';
+import type { extractAudio, extractKeyframes, makeHls, thumbnailStrip, thumbnailTrack } from '../adapters/media/ffmpeg';
 import type { probe, stillWebp } from '../adapters/media/ffprobe';
 import type { RelatedWord } from '../adapters/models/wordnetLexicon';
 
@@ -78,6 +78,8 @@ export interface IngestTools {
   probe: typeof probe;
   makeHls: typeof makeHls;
   thumbnailStrip: typeof thumbnailStrip;
+  /** A track alone, for media indexed before tracks existed (ingest makes it with the strip). */
+  thumbnailTrack: typeof thumbnailTrack;
   stillWebp: typeof stillWebp;
   extractKeyframes: typeof extractKeyframes;
   extractAudio: typeof extractAudio;

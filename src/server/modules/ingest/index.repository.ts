@@ -215,6 +215,19 @@ export class IndexRepository {
   }
 
   /** Completed media with keyframes but no shot index rows (indexed before the shot index existed). */
+  /** Completed videos without a thumbnail track (indexed before tracks existed) that were not tried yet, oldest first. */
+  async videosWithoutTrack(limit: number) {
+    return this.db
+      .selectFrom('media')
+      .select(['id', 'blob_key', 'duration'])
+      .where('status', '=', 'completed')
+      .where('kind', '=', 'video')
+      .where(sql<boolean>`ingest -> 'track' is null and ingest -> 'trackFailed' is null`)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+  }
+
   async mediaWithoutShotTerms() {
     return this.db
       .selectFrom('media as m')

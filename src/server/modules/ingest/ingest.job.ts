@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Uuid } from '../../../contract';
 import { INGEST_JOB } from '../libraries/library.service';
 import { STAGES, stageJob, type IngestService, type Stage } from './ingest.service';
-import { defineJob, type JobDefinition } from '../../jobs/registry';
+import { defineCronJob, defineJob, type JobDefinition } from '../../jobs/registry';
 
 /**
  * How each stage's job runs: handlers at once in a process (heavy stages are capped together by
@@ -56,3 +56,11 @@ export const ingestJobs = (ingest: IngestService): JobDefinition[] => [
     });
   }),
 ];
+
+/** Every 3 minutes: videos indexed before thumbnail tracks existed get theirs, a few at a time (IngestService.backfillThumbnailTracks). */
+export const thumbnailTrackBackfillJob = (ingest: IngestService): JobDefinition =>
+  defineCronJob({
+    name: 'media.thumbnail-tracks',
+    cron: '*/3 * * * *',
+    handler: async () => void (await ingest.backfillThumbnailTracks()),
+  });

@@ -1,11 +1,11 @@
-import { extractAudio, extractKeyframes, makeHls, thumbnailStrip } from '../../adapters/media/ffmpeg';
+import { extractAudio, extractKeyframes, makeHls, thumbnailStrip, thumbnailTrack } from '../../adapters/media/ffmpeg';
 import { probe, stillWebp } from '../../adapters/media/ffprobe';
 import type { Platform } from '../../platform';
 import type { ExternalService } from '../external/external.service';
 import type { librariesModule } from '../libraries/libraries.module';
 import type { ServerModule } from '../module';
 import type { IngestBilling } from '../ports';
-import { INGEST_QUEUES, ingestJobs } from './ingest.job';
+import { INGEST_QUEUES, ingestJobs, thumbnailTrackBackfillJob } from './ingest.job';
 import { IngestService } from './ingest.service';
 
 /** Ingest: a media's stages (probe, preview, thumbnails, keyframes, visual, speech, ...) as jobs of their own. */
@@ -20,7 +20,7 @@ export function ingestModule(
     blobs: p.blobs,
     models: p.models,
     billing: d.credits,
-    tools: { probe, makeHls, thumbnailStrip, stillWebp, extractKeyframes, extractAudio },
+    tools: { probe, makeHls, thumbnailStrip, thumbnailTrack, stillWebp, extractKeyframes, extractAudio },
     queue: p.queue,
     workDir: p.workDir,
     download: (media, work, onProgress) => d.external.download(media, work, onProgress),
@@ -29,7 +29,7 @@ export function ingestModule(
   return {
     ingest,
     module: {
-      jobs: ingestJobs(ingest),
+      jobs: [...ingestJobs(ingest), thumbnailTrackBackfillJob(ingest)],
       resumableQueues: INGEST_QUEUES,
       backfill: async () => {
         const n = await ingest.backfillShotTerms();

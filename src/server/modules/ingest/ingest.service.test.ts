@@ -103,6 +103,10 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow; tr
       fs.writeFileSync(o.track, 'mp4');
       return { interval: 1, track: { count: 3, width: 320, height: 180 } };
     }) as unknown as IngestTools['thumbnailStrip'],
+    thumbnailTrack: (async (_input: string, file: string) => {
+      fs.writeFileSync(file, 'mp4');
+      return { count: 3, width: 320, height: 180 };
+    }) as unknown as IngestTools['thumbnailTrack'],
     stillWebp: async () => Buffer.from('webp'),
     extractKeyframes: (async (_input: string, outDir: string) => {
       await tool('keyframes', () => null)();

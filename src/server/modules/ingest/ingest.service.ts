@@ -7,6 +7,7 @@ import type { MediaRow } from '../libraries/media.repository';
 import { InsufficientCreditsError } from '../billing/ledger.service';
 import type { JobQueue } from '../ports';
 import { holdAt } from '../../testHold';
+import { putFile } from '../../adapters/blobs/blobStore';
 import { blobKeys, parseDerivedKey } from '../storage/blobKeys';
 import { STAGE_HANDLERS } from './stages';
 import { indexShotTerms } from './stages/descriptions';
@@ -52,6 +53,9 @@ const WEIGHT: Record<Stage, number> = {
   complete: 1,
 };
 const TOTAL = Object.values(WEIGHT).reduce((a, b) => a + b, 0);
+
+/** Media given a thumbnail track by one run of the backfill job. */
+export const TRACK_BACKFILL_BATCH = 5;
 
 export interface IngestDeps extends Omit<StageDeps, 'expand'> {
   /** Where the next stages are queued. */
@@ -103,6 +107,36 @@ export class IngestService {
     let total = 0;
     for (let n = await this.d.index.renormaliseSpoken(); n > 0; n = await this.d.index.renormaliseSpoken()) total += n;
     return total;
+  }
+
+  /**
+   * Videos indexed before thumbnail tracks existed get one, `limit` at a time (a cron job), each as
+   * a heavy stage would run. One that cannot be made is marked and not tried again; its timeline
+   * decodes the original as before. Returns how many were tried.
+   */
+  async backfillThumbnailTracks(limit = TRACK_BACKFILL_BATCH): Promise<number> {
+    const pending = await this.d.index.videosWithoutTrack(limit);
+    for (const m of pending) await this.heavy(() => this.makeTrack(m));
+    return pending.length;
+  }
+
+  private async makeTrack(m: { id: string; blob_key: string; duration: number | null }) {
+    const work = path.join(this.d.workDir, `${m.id}-track`);
+    fs.mkdirSync(work, { recursive: true });
+    try {
+      const file = path.join(work, 'thumbnails.mp4');
+      const track = await this.d.tools.thumbnailTrack(await this.d.blobs.toolInput(m.blob_key), file, {
+        duration: Math.max(m.duration ?? 0, 0.04),
+      });
+      await putFile(this.d.blobs, blobKeys.thumbnailTrack(m.id), file, 'video/mp4');
+      await this.d.index.patchState(m.id, { track });
+      this.d.log?.info({ mediaId: m.id, pictures: track.count }, 'thumbnail track made for a media indexed before tracks');
+    } catch (err) {
+      this.d.log?.warn({ mediaId: m.id, err: (err as Error).message }, 'no thumbnail track: the timeline decodes the original');
+      await this.d.index.patchState(m.id, { trackFailed: true });
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   }
 
   /**
