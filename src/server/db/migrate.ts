@@ -11,6 +11,7 @@ import * as m0009 from './migrations/0009_transcript_corrections';
 import * as m0010 from './migrations/0010_job_leases';
 import * as m0011 from './migrations/0011_moment_trims';
 import * as m0012 from './migrations/0012_spoken_forms';
+import * as m0013 from './migrations/0013_said_lexemes';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_job_leases': m0010,
   '0011_moment_trims': m0011,
   '0012_spoken_forms': m0012,
+  '0013_said_lexemes': m0013,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
