@@ -43,6 +43,12 @@ function isSrgbProfile(icc: Buffer | undefined): boolean {
 /** A sharp pipeline over decoded pixels. */
 export const fromRgb = (img: RgbImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
 
+/** A small grey picture of the image, stretched to exactly width x height: to tell whether two frames differ. */
+export async function greyThumbnail(img: RgbImage, width: number, height: number): Promise<Uint8Array> {
+  const buf = await fromRgb(img).resize({ width, height, fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+}
+
 /** Resizes to exactly width x height (stretching), returning raw RGB. */
 export async function resizeRgb(img: RgbImage, width: number, height: number, fit: 'fill' | 'cover' = 'fill'): Promise<Buffer> {
   return fromRgb(img).resize({ width, height, fit, kernel: 'linear' }).raw().toBuffer();

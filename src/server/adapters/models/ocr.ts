@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fromRgb, iou, type RgbImage } from './image';
+import { fromRgb, greyThumbnail, iou, type RgbImage } from './image';
 import { openSession, ort, type SessionOptions } from './onnx';
 import { ctcDecode, dbBoxes, type DbOptions, type TextBox } from './ocrDecode';
 import { cleanWord, WordList } from './ocrWords';
@@ -307,10 +307,7 @@ const STILL_SKIPS = 4;
 const STILL_DIFF = 4;
 
 /** A 32 x 18 grey thumbnail, to tell a still picture from a moving one. */
-async function thumbnail(img: RgbImage): Promise<Uint8Array> {
-  const buf = await fromRgb(img).resize({ width: 32, height: 18, fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
-}
+const thumbnail = (img: RgbImage) => greyThumbnail(img, 32, 18);
 
 const boxArray = (b: TextBox) => [b.x1, b.y1, b.x2, b.y2];
 

@@ -1,7 +1,7 @@
 import { ClipImageEncoder, clipMissing } from './clip';
 import { dominantColours, regionColours } from './colours';
 import type { CorruptModelFile } from './fetchModels';
-import { decodeRgb, fromRgb, type RgbImage } from './image';
+import { decodeRgb, greyThumbnail, type RgbImage } from './image';
 import { MobilenetClassifier, type ClassifierResult } from './mobilenet';
 import { OcrThread } from './ocrThread';
 import { ModelMissingError, type Detection, type VisualAnalyzer, type VisualFeatures } from './types';
@@ -121,8 +121,7 @@ const NEAR_MEAN = 2;
 const NEAR_MAX = 16;
 
 async function fingerprint(img: RgbImage): Promise<Fingerprint> {
-  const buf = await fromRgb(img).resize({ width: PRINT_W, height: PRINT_H, fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
-  return { grey: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), width: img.width, height: img.height };
+  return { grey: await greyThumbnail(img, PRINT_W, PRINT_H), width: img.width, height: img.height };
 }
 
 export function nearIdentical(a: Fingerprint, b: Fingerprint): boolean {
