@@ -151,9 +151,8 @@ export async function thumbnailStrip(
     await ffmpeg(['-y', '-skip_frame', 'nokey', '-i', input, '-vf', strip, ...stripOut], o.duration);
     return { interval };
   }
-  const tmp = `${o.track}.part`;
-  try {
-    await ffmpeg(
+  const track = await writeTrack(o.track, (tmp) =>
+    ffmpeg(
       [
         ...['-y', '-skip_frame', 'nokey', '-i', input, '-an', '-sn', '-dn'],
         ...['-filter_complex', `[0:V:0]split=2[a][b];[a]${strip}[strip];[b]${TRACK_FILTER}[track]`],
@@ -161,13 +160,9 @@ export async function thumbnailStrip(
         ...['-map', '[track]', ...trackOutput(tmp)],
       ],
       o.duration,
-    );
-    const track = await trackInfo(tmp);
-    await fs.promises.rename(tmp, o.track);
-    return { interval, track };
-  } finally {
-    await fs.promises.rm(tmp, { force: true });
-  }
+    ),
+  );
+  return { interval, track };
 }
 
 /** The box a thumbnail track's pictures cover (the timeline's tallest thumbnail, 280 x 180 CSS px). */
@@ -196,15 +191,26 @@ const trackOutput = (file: string) => [
   ...['-movflags', '+faststart', '-f', 'mp4', file],
 ];
 
-async function trackInfo(file: string): Promise<ThumbnailTrack> {
-  const { stdout } = await execTool(tools.ffprobe, [
-    ...['-v', 'error', '-select_streams', 'v:0', '-count_packets'],
-    ...['-show_entries', 'stream=width,height,nb_read_packets', '-of', 'json', file],
-  ]);
-  const s = (JSON.parse(stdout) as { streams?: Array<{ width?: number; height?: number; nb_read_packets?: string }> }).streams?.[0];
-  const count = Number(s?.nb_read_packets);
-  if (!s?.width || !s.height || !(count > 0)) throw new Error('the thumbnail track holds no picture');
-  return { count, width: s.width, height: s.height };
+/**
+ * Runs `make` to write a track into a temporary file beside `outFile`, checks it holds pictures, and
+ * only then renames it into place: a failed run leaves nothing.
+ */
+async function writeTrack(outFile: string, make: (tmp: string) => Promise<unknown>): Promise<ThumbnailTrack> {
+  const tmp = `${outFile}.part`;
+  try {
+    await make(tmp);
+    const { stdout } = await execTool(tools.ffprobe, [
+      ...['-v', 'error', '-select_streams', 'v:0', '-count_packets'],
+      ...['-show_entries', 'stream=width,height,nb_read_packets', '-of', 'json', tmp],
+    ]);
+    const s = (JSON.parse(stdout) as { streams?: Array<{ width?: number; height?: number; nb_read_packets?: string }> }).streams?.[0];
+    const count = Number(s?.nb_read_packets);
+    if (!s?.width || !s.height || !(count > 0)) throw new Error('the thumbnail track holds no picture');
+    await fs.promises.rename(tmp, outFile);
+    return { count, width: s.width, height: s.height };
+  } finally {
+    await fs.promises.rm(tmp, { force: true });
+  }
 }
 
 /**
@@ -224,19 +230,13 @@ export async function thumbnailTrack(
   o: { duration: number },
   onProgress?: (f: number) => void,
 ): Promise<ThumbnailTrack> {
-  const tmp = `${outFile}.part`;
-  try {
-    await ffmpeg(
+  return writeTrack(outFile, (tmp) =>
+    ffmpeg(
       [...['-y', '-skip_frame', 'nokey', '-i', input, '-an', '-sn', '-dn'], ...['-map', '0:V:0', '-vf', TRACK_FILTER, ...trackOutput(tmp)]],
       o.duration,
       onProgress,
-    );
-    const track = await trackInfo(tmp);
-    await fs.promises.rename(tmp, outFile);
-    return track;
-  } finally {
-    await fs.promises.rm(tmp, { force: true });
-  }
+    ),
+  );
 }
 
 export interface ExtractedFrame {

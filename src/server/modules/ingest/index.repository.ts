@@ -214,7 +214,6 @@ export class IndexRepository {
     });
   }
 
-  /** Completed media with keyframes but no shot index rows (indexed before the shot index existed). */
   /** Completed videos without a thumbnail track (indexed before tracks existed) that were not tried yet, oldest first. */
   async videosWithoutTrack(limit: number) {
     return this.db
@@ -228,6 +227,7 @@ export class IndexRepository {
       .execute();
   }
 
+  /** Completed media with keyframes but no shot index rows (indexed before the shot index existed). */
   async mediaWithoutShotTerms() {
     return this.db
       .selectFrom('media as m')
