@@ -208,7 +208,7 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
         else counters.source = info;
         if (!info.decodable) return `The video codec ${info.codec} cannot be decoded in this browser.`;
         // Without a track, an original the worker can decode is where keyframe tiles come from too.
-        if (role === 'original' && !options.trackUrl) keyframeRoute = counters.keyframesFrom = 'original';
+        if (role === 'original' && !options.trackUrl) counters.keyframesFrom = 'original';
         return info;
       } catch (e) {
         return `The media source could not be opened: ${e instanceof Error ? e.message : String(e)}`;
@@ -225,8 +225,6 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
    * server's pictures, and says why once.
    */
   const routes: { keyframe: Promise<Route> | null; exact: Promise<Route> | null } = { keyframe: null, exact: null };
-  /** The keyframe route once decided (get() keys keyframe tiles by the keyframes of the file they come from). */
-  let keyframeRoute: Route | 'undecided' = 'undecided';
   const route = (precision: 'keyframe' | 'exact'): Promise<Route> => {
     const known = routes[precision];
     if (known) return known;
@@ -245,7 +243,7 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
       if (routes[precision] !== decided) return; // the worker failed meanwhile: decided again
       if (r !== 'server') counters.mode = 'worker';
       else if (counters.mode !== 'worker') counters.mode = 'server';
-      if (precision === 'keyframe') keyframeRoute = counters.keyframesFrom = r;
+      if (precision === 'keyframe') counters.keyframesFrom = r;
     });
     // No file the worker opened can be decoded: it has nothing to do (every role's answer is kept).
     void decided.then(async (r) => {
@@ -402,10 +400,11 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
       const { signal } = request;
       if (destroyed || signal.aborted) return Promise.reject(abortError());
       const px = tilePixels(request.width, request.height, globalThis.devicePixelRatio);
+      // Keyframe tiles are keyed by the keyframes of the file they come from, once that is decided.
       const keyframes =
-        keyframeRoute === 'track'
+        counters.keyframesFrom === 'track'
           ? counters.track?.keyframeTimes
-          : keyframeRoute === 'original'
+          : counters.keyframesFrom === 'original'
             ? counters.source?.keyframeTimes
             : undefined;
       const at =
