@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { childCpuSeconds } from './cpu';
 import { makeHls } from '../../src/server/adapters/media/ffmpeg';
 import { parsePlaylist, segmentsCovering, writePlaylist } from '../../src/server/modules/delivery/hlsPlaylist';
 import { renderCompilation, renderGif, type RenderClip } from '../../src/server/adapters/media/render';
@@ -91,12 +92,6 @@ const clipsOf = (rendition: { dir: string; start: number }, height: number, rang
 /** An original read directly, cut by seeking (what a render without a rendition does). */
 const originalClips = (input: string, height: number): RenderClip[] =>
   moments.map((m) => ({ input, ...m, origin: null, width: (height * 16) / 9, height, frameRate: 30, hasAudio: true }));
-
-/** CPU seconds of this process's finished children (ffmpeg), from /proc: the figure load does not distort. */
-function childCpuSeconds() {
-  const f = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[13]) + Number(f[14])) / 100; // cutime + cstime, in clock ticks (USER_HZ = 100)
-}
 
 const rows: Array<{
   case: string;

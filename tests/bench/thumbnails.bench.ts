@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { childCpuSeconds } from './cpu';
 import { TIMELINE } from '../../src/contract';
 import { thumbnailTrack } from '../../src/server/adapters/media/ffmpeg';
 import { openPage, servePages } from '../browser/harness';
@@ -106,12 +107,6 @@ rows.push(
     .filter((r) => r.precision === 'keyframe')
     .map((r): Row => ({ ...r, name: `${r.name.replace(', incl. open', '')} (track)${r.prepared ? '' : ', incl. open'}`, track: true })),
 );
-
-/** CPU seconds of this process's finished children (ffmpeg), from /proc. */
-function childCpuSeconds() {
-  const f = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[13]) + Number(f[14])) / 100; // cutime + cstime, in clock ticks (USER_HZ = 100)
-}
 
 /** Linux clock ticks a second (USER_HZ), the unit of /proc/<pid>/stat's CPU times. */
 const TICKS_PER_SECOND = 100;
