@@ -61,6 +61,17 @@ const vitest = (label, extra, { env = process.env, log } = {}) => {
   });
 };
 
+/**
+ * Integration files the full run leaves out of its PostgreSQL pass: they read no database
+ * (captionStates, posterFrame, ytdlp), or check rendered media (framing, editorExports, captions)
+ * through API paths that rendering, uploads and transcriptCorrections already take on PostgreSQL.
+ * Run on PGlite, they would only repeat the same ffmpeg and pocketsphinx work (~100 s of the lane).
+ * Named on the command line with TEST_POSTGRES=1, they still run on both.
+ */
+const EMBEDDED_ONLY = ['captionStates', 'posterFrame', 'ytdlp', 'framing', 'editorExports', 'captions'].map(
+  (name) => `tests/integration/${name}.test.ts`,
+);
+
 /** The integration tier on a real PostgreSQL started here. */
 async function postgresPass(extra, log) {
   const pg = startPostgres();
@@ -94,7 +105,8 @@ if (onlySome) {
   const [e2e, integration] = await Promise.all([
     vitest('end-to-end', ['--project', 'e2e', ...args]),
     (async () =>
-      (await vitest('embedded PGlite', ['--project', 'integration', ...args], { log: laneLog })) | (await postgresPass(args, laneLog)))(),
+      (await vitest('embedded PGlite', ['--project', 'integration', ...args], { log: laneLog })) |
+      (await postgresPass([...args, ...EMBEDDED_ONLY.flatMap((f) => ['--exclude', f])], laneLog)))(),
   ]);
   failed |= e2e | integration;
   console.log('\n== integration tests (embedded PGlite, then PostgreSQL) ==');
