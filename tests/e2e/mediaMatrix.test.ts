@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, GIF_MAX_FPS, VIDEO_TIME_OFFSET, type Library, type Media, type RenderAnswer } from '../../src/contract';
 import { readAll } from '../../src/server/adapters/blobs/blobStore';
@@ -207,10 +208,28 @@ function* ranges(which: Range[]) {
   }
 }
 
+/**
+ * Runs `check` on each of `which` ranges of every indexed video, two at a time (the server renders
+ * two at once: RENDER_WORKERS is the cores), and returns the problems it found, in range order.
+ */
+async function eachRange(which: Range[], check: (r: RangeOf, problems: string[]) => Promise<void>) {
+  const limit = pLimit(2);
+  const found = await Promise.all(
+    [...ranges(which)].map((r) =>
+      limit(async () => {
+        const problems: string[] = [];
+        await check(r, problems);
+        return problems;
+      }),
+    ),
+  );
+  return found.flat();
+}
+type RangeOf = ReturnType<typeof ranges> extends Generator<infer T> ? T : never;
+
 describe('downloads', () => {
   it('renders MP4s from the first frame, to the last and of the whole video: exact length, upright, the right frames, sound when the source has it', async () => {
-    const problems: string[] = [];
-    for (const { v, m, e, start, end, label } of ranges(['first', 'last', 'whole'])) {
+    const problems = await eachRange(['first', 'last', 'whole'], async ({ v, m, e, start, end, label }, problems) => {
       const file = await render(
         API.renderCompilation,
         { clips: [{ libraryId: library._id, mediaId: m._id, start, end }], watermark: true },
@@ -235,13 +254,12 @@ describe('downloads', () => {
           v.name,
           `mp4 ${out.width}x${out.height} ${out.duration.toFixed(3)} s frames ${counters[0]}..${counters.at(-1)}${loud ? ' sound' : ''}`,
         );
-    }
+    });
     expect(problems).toEqual([]);
   }, 900_000);
 
   it('renders GIFs from the first frame and to the last, upright', async () => {
-    const problems: string[] = [];
-    for (const { v, m, e, start, end, label } of ranges(['first', 'last'])) {
+    const problems = await eachRange(['first', 'last'], async ({ v, m, e, start, end, label }, problems) => {
       const file = await render(API.renderGif(library._id, m._id), { start, end }, 'gif');
       const out = probeOut(file);
       const counters = await readCounters(file);
@@ -254,7 +272,7 @@ describe('downloads', () => {
       if (label === 'last' && Math.abs(counters.at(-1)! - e.lastCounter) > slack)
         problems.push(`${where}: ends at frame ${counters.at(-1)}, expected ${e.lastCounter}`);
       if (label === 'last') note(v.name, `gif ${out.width}x${out.height} to frame ${counters.at(-1)}`);
-    }
+    });
     expect(problems).toEqual([]);
   }, 600_000);
 });
