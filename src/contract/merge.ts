@@ -66,6 +66,8 @@ export const MSG_MERGE = {
   noClips: 'Add at least one clip to merge.',
   previewBuilding: 'Building the preview…',
   previewFailed: 'The preview could not be built.',
+  previewStale: 'This preview shows an earlier edit: the clips, their crop or the shape changed since it was built.',
+  previewRebuild: 'Build it again',
 } as const;
 
 /** What a moment to merge needs: its media kind and its (effective) range. */

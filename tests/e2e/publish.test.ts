@@ -209,6 +209,17 @@ describe('publish-ready moments (issue 39)', () => {
       await expect
         .poll(() => preview.evaluate((v: HTMLVideoElement) => (v.videoHeight ? v.videoWidth / v.videoHeight : 0)), { timeout: 30_000 })
         .toBeCloseTo(9 / 16, 1);
+      // The fixed window is part of the clip's edit: Ctrl+Z (focus still on Build preview) takes it
+      // back, and the preview, built with it, says it shows an earlier edit; Shift+Ctrl+Z brings it
+      // back, and the preview is current again.
+      const stale = dialog.getByTestId('local-preview-stale');
+      expect(await stale.count()).toBe(0);
+      await page.keyboard.press('Control+z');
+      await expect.poll(() => stale.count()).toBe(1);
+      expect(await stale.innerText()).toContain(MSG_MERGE.previewStale);
+      await shot(page, 'publish-preview-stale-1280');
+      await page.keyboard.press('Control+Shift+z');
+      await expect.poll(() => stale.count()).toBe(0);
 
       const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-publish-'));
       // The MP4 without the watermark, charged the price shown: 9:16, with a subtitle stream.

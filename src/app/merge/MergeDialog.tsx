@@ -6,7 +6,6 @@ import {
   MSG_MERGE,
   MSG_PUBLISH,
   RENDER_DEFAULT_HEIGHT,
-  type ClipFraming,
   type Library,
   type Media,
   type Moment,
@@ -125,14 +124,14 @@ export default function MergeDialog({
   const tokens = usePreviewTokens(libraryIds);
   const tokensReady = libraryIds.every((id) => tokens[id]);
   const [view, setView] = useState<View>('sequence');
-  const [preview, setPreview] = useState<{ url: string; ms: number } | null>(null);
+  // The local preview, and what it was built from (previewKey): an edit since makes it an earlier one.
+  const [preview, setPreview] = useState<{ url: string; ms: number; key: string } | null>(null);
   const [building, setBuilding] = useState(false);
   const [downloading, setDownloading] = useState(false);
   // Paying is a choice made each time: off whenever the editor opens.
   const [removeWatermark, setRemoveWatermark] = useState(false);
-  // Issue 39: the MP4's shape and captions, and each clip's crop window where the user fixed it (by clip id).
+  // Issue 39: the MP4's shape and captions (each clip's crop window where the user fixed it is the clip's: SequenceClip.framing).
   const [publish, setPublish] = useState<PublishState>(PUBLISH_DEFAULT);
-  const [framings, setFramings] = useState<Record<string, ClipFraming>>({});
   const { info } = useCredits();
   useSessionSound(videoA);
   useSessionSound(videoB);
@@ -215,7 +214,7 @@ export default function MergeDialog({
     start: c.beginEndTimestamp.startTime,
     end: c.beginEndTimestamp.endTime,
     mediaDuration: c.mediaDuration,
-    ...(cropping && framings[c.id] ? { framing: framings[c.id] } : {}),
+    ...(cropping && c.framing ? { framing: c.framing } : {}),
   }));
   // The originals under the names the editor's project refers to them by (contract exportFileNames).
   const originalNames = exportFileNames(
@@ -245,10 +244,14 @@ export default function MergeDialog({
     }
   };
 
+  const currentPreviewKey = previewKey(clips, publish.aspect);
+  const stale = preview !== null && preview.key !== currentPreviewKey;
+
   const buildPreview = async () => {
     if (!tokensReady || blocked) return;
     setBuilding(true);
     const t0 = performance.now();
+    const key = currentPreviewKey;
     try {
       const aspect = publish.aspect;
       const compileClips: CompileClip[] = await Promise.all(
@@ -265,16 +268,16 @@ export default function MergeDialog({
           // The render's shape: each clip cropped along its path (or where the user fixed it), all scaled alike.
           const source = sourceSizeOf(c);
           const size = source ? cropSize(aspect, source.width, source.height) : null;
-          const path = size && !framings[c.id] ? await framingPath(libraryId, mediaId, aspect, start, end) : null;
+          const path = size && !c.framing ? await framingPath(libraryId, mediaId, aspect, start, end) : null;
           return {
             ...clip,
-            crop: clipCrop(size ?? { width: 1, height: 1 }, framings[c.id], path?.points),
+            crop: clipCrop(size ?? { width: 1, height: 1 }, c.framing, path?.points),
             output: outputSize(aspect, RENDER_DEFAULT_HEIGHT),
           };
         }),
       );
       const { blob } = await buildCompilationPreview(compileClips);
-      setPreview({ url: URL.createObjectURL(blob), ms: performance.now() - t0 });
+      setPreview({ url: URL.createObjectURL(blob), ms: performance.now() - t0, key });
       setView('preview');
     } catch {
       showToast(MSG_MERGE.previewFailed, { title: MSG_DOWNLOAD.errorTitle, tone: 'error', durationMs: MSG_DOWNLOAD.toastMs });
@@ -383,6 +386,14 @@ export default function MergeDialog({
             <video className="merge__video merge__video--preview" src={preview.url} controls playsInline data-testid="local-preview" />
           </div>
         )}
+        {view === 'preview' && stale && (
+          <p className="merge__stale" role="status" data-testid="local-preview-stale">
+            {MSG_MERGE.previewStale}{' '}
+            <Button size="sm" variant="secondary" onClick={() => void buildPreview()} busy={building} disabled={Boolean(blocked) || !tokensReady}>
+              {building ? MSG_MERGE.previewBuilding : MSG_MERGE.previewRebuild}
+            </Button>
+          </p>
+        )}
         <div className="merge__controls" hidden={view !== 'sequence'}>
           <IconButton label={playing ? 'Pause' : 'Play'} onClick={togglePlay} disabled={!tokensReady}>
             {playing ? <IconPause size={18} /> : <IconPlay size={18} />}
@@ -407,18 +418,20 @@ export default function MergeDialog({
         <MomentList
           engine={engine}
           pictureOf={pictureUrl}
-          cropOf={(clip) => ({ aspect: publish.aspect, sourceSize: sourceSizeOf(clip), framing: framings[clip.id] })}
-          onFraming={(id, framing) =>
-            setFramings((all) => {
-              const { [id]: _, ...rest } = all;
-              return framing ? { ...rest, [id]: framing } : rest;
-            })
-          }
+          cropOf={(clip) => ({ aspect: publish.aspect, sourceSize: sourceSizeOf(clip), framing: clip.framing })}
         />
         {blocked && <p className="merge__blocked">{blocked}</p>}
       </div>
     </Dialog>
   );
+}
+
+/** What a local preview is built from: each clip's media, range and crop window, and the shape. */
+function previewKey(clips: readonly SequenceClip[], aspect: string): string {
+  return JSON.stringify([
+    aspect,
+    clips.map((c) => [c.extendedMediaId.mediaId, c.beginEndTimestamp.startTime, c.beginEndTimestamp.endTime, c.framing ?? null]),
+  ]);
 }
 
 /** The picture of a clip's first frame (the server's thumbnail), or null without a preview token. */

@@ -1,5 +1,5 @@
 import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
-import { MOMENT_LIST_ITEM_WIDTH, type ClipFraming } from '../../contract';
+import { MOMENT_LIST_ITEM_WIDTH } from '../../contract';
 import type { SequenceEngine, SequenceEngineState } from '../../engine/sequence/SequenceEngine';
 import { clipStarts, type SequenceClip } from '../../engine/sequence/sequenceModel';
 import { IconButton } from '../ui/Button';
@@ -21,14 +21,14 @@ export function MomentList({
   engine,
   pictureOf,
   cropOf,
-  onFraming,
 }: {
   engine: SequenceEngine | null;
   pictureOf: (clip: SequenceClip) => string | null;
-  /** Issue 39: the compilation's crop for a clip (its Trim dialog shows the window when the aspect crops). */
+  /**
+   * Issue 39: the compilation's crop for a clip (its Trim dialog shows the window when the aspect
+   * crops, and confirms the window's centre the user fixed with the range: SequenceClip.framing).
+   */
   cropOf?: (clip: SequenceClip) => ClipCropContext;
-  /** The crop window's centre the user fixed for a clip (undefined: follow the subject again). */
-  onFraming?: (clipId: string, framing: ClipFraming | undefined) => void;
 }) {
   const [announcement, setAnnouncement] = useState('');
   const [dragFrom, setDragFrom] = useState<number | null>(null);
@@ -145,11 +145,8 @@ export function MomentList({
         <ClipTrimDialog
           clip={clips[trimming]!}
           crop={cropOf?.(clips[trimming]!)}
-          onConfirm={(start, end, framing) => {
-            // The range is an undoable edit of the editor; the framing is the merge dialog's, per clip.
-            onFraming?.(clips[trimming]!.id, framing);
-            engine?.trimTo(trimming, start, end);
-          }}
+          // The range and the crop window: one undoable edit of the editor.
+          onConfirm={(start, end, framing) => engine?.editClip(trimming, start, end, framing)}
           onClose={() => setTrimming(null)}
         />
       )}

@@ -1,4 +1,4 @@
-import { ARROW_SEEK_SECONDS, TIMELINE } from '../../contract';
+import { ARROW_SEEK_SECONDS, TIMELINE, type ClipFraming } from '../../contract';
 import {
   dragEnd,
   dragStart,
@@ -23,6 +23,7 @@ import {
   clipFrames,
   clipStarts,
   duplicate,
+  editClip,
   frameDurationAt,
   locate,
   markOnCurrent,
@@ -233,6 +234,18 @@ export class SequenceEngine extends OnDemandEngine<SequenceEngineState> {
     const fps = effectiveFrameRate(clip.frameRate);
     const range = { start: Math.round(startTime * fps), end: Math.round(endTime * fps) };
     this.commit(trim(this.snapshot(), index, range, this.minFrames(clip)));
+  }
+
+  /**
+   * Sets clip `index` to the media range [start, end) seconds (as trimTo) and its crop window to
+   * `framing` (none: it follows the subject), one undoable edit.
+   */
+  editClip(index: number, startTime: number, endTime: number, framing: ClipFraming | undefined) {
+    const clip = this.state.clips[index];
+    if (!clip) return;
+    const fps = effectiveFrameRate(clip.frameRate);
+    const range = { start: Math.round(startTime * fps), end: Math.round(endTime * fps) };
+    this.commit(editClip(this.snapshot(), index, range, this.minFrames(clip), framing));
   }
 
   /** Undoes the last edit. */

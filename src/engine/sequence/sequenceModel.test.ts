@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testClip } from '../../../tests/fixtures/sequenceClip';
 import { History, historyKey } from './history';
-import { duplicate, locate, markOnCurrent, preloadTime, remove, reorder, sequenceDuration, trim } from './sequenceModel';
+import { duplicate, editClip, locate, markOnCurrent, preloadTime, remove, reorder, sequenceDuration, trim } from './sequenceModel';
 
 const clip = (id: string, startTime: number, endTime: number) => testClip(id, startTime, endTime, `m-${id}`);
 // a: 4 s, b: 2 s, c: 6 s -> starts 0, 4, 6; total 12.
@@ -40,6 +40,26 @@ describe('sequence model (spec sections 3, 4)', () => {
     expect(s.clips[0]!.modifications.trimmed?.originalTimestamps).toEqual({ startTime: 10, endTime: 14 });
     expect(sequenceDuration(s.clips)).toBe(11);
     expect(s.currentTime).toBe(7); // 2 s into c, which now starts at 5
+  });
+
+  it("the clip editor's confirm sets the range and the crop window in one edit, kept by trims and duplicates, undone as one", () => {
+    const start = base();
+    const s = editClip(start, 0, { start: 11 * 25, end: 14 * 25 }, 3, { x: 0.3, y: 0.5 });
+    expect(s.clips[0]!.beginEndTimestamp).toEqual({ startTime: 11, endTime: 14 });
+    expect(s.clips[0]!.framing).toEqual({ x: 0.3, y: 0.5 });
+    // The window alone, the range unchanged: still an edit.
+    const moved = editClip(s, 0, { start: 11 * 25, end: 14 * 25 }, 3, { x: 0.6, y: 0.5 });
+    expect(moved).not.toBe(s);
+    expect(moved.clips[0]!.framing).toEqual({ x: 0.6, y: 0.5 });
+    // Nothing changed: the same state (no undo step).
+    expect(editClip(moved, 0, { start: 11 * 25, end: 14 * 25 }, 3, { x: 0.6, y: 0.5 })).toBe(moved);
+    // Following the subject again removes it.
+    expect('framing' in editClip(moved, 0, { start: 11 * 25, end: 14 * 25 }, 3, undefined).clips[0]!).toBe(false);
+    expect(trim(moved, 0, { start: 12 * 25, end: 14 * 25 }, 3).clips[0]!.framing).toEqual({ x: 0.6, y: 0.5 });
+    expect(duplicate(moved, 0, 'a2').clips[1]!.framing).toEqual({ x: 0.6, y: 0.5 });
+    const h = new History<typeof start>();
+    h.push(start);
+    expect(h.undo(s)?.clips[0]!.framing).toBeUndefined();
   });
 
   it('I marks the in point of the current clip at the playhead', () => {

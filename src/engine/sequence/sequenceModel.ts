@@ -4,7 +4,7 @@
  * I/O) that each return a new state. Frame snapping and the 36 px / 0.1 s handle limits come from
  * the timeline kernels; nothing here knows of Pixi or the DOM.
  */
-import { CLIP_PRELOAD_SECONDS, type Clip } from '../../contract';
+import { CLIP_PRELOAD_SECONDS, type Clip, type ClipFraming } from '../../contract';
 import { effectiveFrameRate, frameTime, markIn, markOut, nearestFrame, normalizeRange, type FrameRange } from '../kernels';
 
 /** A clip of the sequence: the spec's Clip plus what the editor needs of its media. */
@@ -14,6 +14,12 @@ export interface SequenceClip extends Clip {
   frameRate: number;
   /** A short name shown on the block and read by screen readers. */
   label: string;
+  /**
+   * Issue 39: where the user fixed the clip's crop window for a cropped shape (its centre, as
+   * fractions of the picture); without it the window follows the subject. Part of the clip, so an
+   * undo takes it back and a duplicate keeps it.
+   */
+  framing?: ClipFraming;
 }
 
 /** What an edit changes: the clips and where the playhead is. */
@@ -141,6 +147,27 @@ export function clipFrames(clip: SequenceClip): FrameRange {
  * sequence: on the trimmed clip it keeps its media frame when that is still inside, else the nearest
  * kept frame; on any other clip it keeps its frame (clips after the trim move with it).
  */
+/**
+ * Sets clip `index` to `range` (as trim) and its crop window to `framing` (none: it follows the
+ * subject) in one edit, as the clip editor's dialog confirms both at once.
+ */
+export function editClip(
+  s: SequenceState,
+  index: number,
+  range: FrameRange,
+  minFrames: number,
+  framing: ClipFraming | undefined,
+): SequenceState {
+  const trimmed = trim(s, index, range, minFrames);
+  const clip = trimmed.clips[index];
+  if (!clip || sameFraming(clip.framing, framing)) return trimmed;
+  const { framing: _, ...rest } = clip;
+  const framed: SequenceClip = framing ? { ...rest, framing: { ...framing } } : rest;
+  return { ...trimmed, clips: trimmed.clips.map((c, i) => (i === index ? framed : c)) };
+}
+
+const sameFraming = (a: ClipFraming | undefined, b: ClipFraming | undefined) => a === b || (!!a && !!b && a.x === b.x && a.y === b.y);
+
 export function trim(s: SequenceState, index: number, range: FrameRange, minFrames: number): SequenceState {
   const clip = s.clips[index];
   if (!clip) return s;
