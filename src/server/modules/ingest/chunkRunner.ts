@@ -117,7 +117,7 @@ export class ChunkRunner {
         .catch(() => undefined);
     };
     deps.log?.info({ mediaId: media.id, stage, chunk: index, chunks: plan.count, pid: process.pid }, 'ingest chunk started');
-    await holdAt('ingest:chunk', media.filename, { mediaId: media.id, stage, chunk: index });
+    await holdAt(`ingest:chunk:${stage}`, media.filename, { mediaId: media.id, stage, chunk: index });
     const work = path.join(this.h.workDir, `${media.id}-${stage}-${index}`);
     fs.mkdirSync(work, { recursive: true });
     const t0 = performance.now();
