@@ -5,6 +5,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { RENDER_QUEUE_CONCURRENCY, RENDER_WAIT_MS } from '../contract/rendering';
 import { JOB_LEASE_TTL_MS } from './jobs/leases';
+import { CHUNKED_AFTER_SECONDS, chunkSecondsProblem, INGEST_CHUNK_SECONDS, type Chunking } from './modules/ingest/chunks';
 
 /** Configuration, parsed and validated once at boot. A bad value stops the start naming the variable. */
 export interface Config {
@@ -54,6 +55,8 @@ export interface Config {
   renderWaitMs: number;
   /** With PostgreSQL: how long a worker may stay silent before its ingest and render jobs go to another (jobs/leases.ts). */
   jobLeaseTtlMs: number;
+  /** Long media are indexed in chunks of time (INGEST_CHUNK_SECONDS, CHUNKED_AFTER_SECONDS; modules/ingest/chunks.ts). */
+  chunking: Chunking;
   /** yt-dlp, which reads and downloads links (YTDLP_PATH, else /usr/bin/yt-dlp from Debian's package, else PATH). */
   ytDlpPath: string;
   /**
@@ -115,6 +118,8 @@ const EnvSchema = Type.Object({
   RENDER_WORKERS: whole(1, Math.max(1, Math.min(RENDER_QUEUE_CONCURRENCY, os.availableParallelism()))),
   RENDER_WAIT_MS: whole(0, RENDER_WAIT_MS),
   JOB_LEASE_TTL_MS: whole(1000, JOB_LEASE_TTL_MS),
+  INGEST_CHUNK_SECONDS: whole(1, INGEST_CHUNK_SECONDS),
+  CHUNKED_AFTER_SECONDS: whole(0, CHUNKED_AFTER_SECONDS),
 });
 
 /** The environment through EnvSchema (an empty variable is an unset one); the first bad value stops the start, named. */
@@ -138,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl) url('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']);
   const smtpUrl = optional(env, 'SMTP_URL');
   if (smtpUrl) url('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
+  const chunkProblem = chunkSecondsProblem(e.INGEST_CHUNK_SECONDS);
+  if (chunkProblem) throw new ConfigError('INGEST_CHUNK_SECONDS', `${chunkProblem} (got '${e.INGEST_CHUNK_SECONDS}')`);
   const blobStore = e.BLOB_STORE;
   const bucket = env.S3_BUCKET ?? '';
   if (blobStore === 's3' && !bucket) throw new ConfigError('S3_BUCKET', 'is required when BLOB_STORE=s3');
@@ -167,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderWorkers: e.RENDER_WORKERS,
     renderWaitMs: e.RENDER_WAIT_MS,
     jobLeaseTtlMs: e.JOB_LEASE_TTL_MS,
+    chunking: { seconds: e.INGEST_CHUNK_SECONDS, after: e.CHUNKED_AFTER_SECONDS },
     modelsUrl: env.MODELS_URL ? url('MODELS_URL', env.MODELS_URL, ['http:', 'https:']) : null,
     blobStore,
     s3: {

@@ -3,7 +3,9 @@
 // machines. A video uploaded through one API is indexed by a worker that is SIGKILLed in the middle
 // of ingest; the other worker takes the job over through its lease (src/server/jobs/leases.ts) and
 // finishes it; search through the other API finds the video and a render posted there is made by
-// the surviving worker. Runs in npm test's PostgreSQL pass only (TEST_DATABASE_URL).
+// the surviving worker. On the same upload run a long video is indexed in chunks of time (issue 41,
+// INGEST_CHUNK_SECONDS=30): worker A takes chunks and is killed holding one; B takes the rest, and the
+// index equals one whole-file pass computed here. Runs in npm test's PostgreSQL pass only (TEST_DATABASE_URL).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +14,11 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API, type Media, type RenderAnswer, type SearchResults } from '../../src/contract';
 import { makeCounterVideo } from '../fixtures/counterVideo';
+import { CHUNKED_VIDEO_SECONDS, makeChunkedVideo, TEST_CHUNK_SECONDS, TEST_CHUNKED_AFTER } from '../fixtures/chunkedVideo';
+import { extractAudio, extractKeyframes } from '../../src/server/adapters/media/ffmpeg';
+import { createSpeechToText } from '../../src/server/adapters/models';
+import { shotsOf } from '../../src/server/modules/ingest/chunks';
+import { MAX_KEYFRAME_GAP, SCENE_THRESHOLD } from '../../src/server/modules/ingest/stages/keyframes';
 import { client, startMailbox } from './support/harness';
 import { startS3 } from './support/s3';
 import { serverEnv, spawnServer, stagesDone, stagesStarted, type SpawnedServer } from './support/spawnServer';
@@ -53,7 +60,15 @@ describe.skipIf(!adminUrl)('a cluster of 2 API and 2 worker processes on Postgre
       cleanups.push(() => fs.rmSync(work, { recursive: true, force: true }));
 
       // What every process shares; each has its own data directory, as on its own machine.
-      const shared = { DATABASE_URL: dbUrl.toString(), SMTP_URL: mailbox.url, JOB_LEASE_TTL_MS: '3000', RENDER_WAIT_MS: '200', ...s3.env };
+      const shared = {
+        DATABASE_URL: dbUrl.toString(),
+        SMTP_URL: mailbox.url,
+        JOB_LEASE_TTL_MS: '3000',
+        RENDER_WAIT_MS: '200',
+        INGEST_CHUNK_SECONDS: String(TEST_CHUNK_SECONDS),
+        CHUNKED_AFTER_SECONDS: String(TEST_CHUNKED_AFTER),
+        ...s3.env,
+      };
       const start = async (label: string, extra: Record<string, string>) => {
         const dir = path.join(work, label);
         fs.mkdirSync(dir);
@@ -64,8 +79,12 @@ describe.skipIf(!adminUrl)('a cluster of 2 API and 2 worker processes on Postgre
       // The first API process migrates the database; the others find it migrated.
       const api1 = await start('api1', { ROLE: 'api' });
       const api2 = await start('api2', { ROLE: 'api' });
-      // Worker A stops (holds) once the visual stage has started: the kill lands mid-ingest.
-      const workerA = await start('workerA', { ROLE: 'worker', CLIPSEEK_TEST_HOLD: 'ingest:visual' });
+      // Worker A stops (holds) once the counter's visual stage has started, and in the long video's
+      // first keyframes chunk (after its speech chunks): the kill lands mid-ingest of both.
+      const workerA = await start('workerA', {
+        ROLE: 'worker',
+        CLIPSEEK_TEST_HOLD: 'ingest:visual@counter.mp4,ingest:chunk:keyframes@long.mp4',
+      });
 
       const t1 = { api: client(api1.url), mailbox } as never;
       const t2 = { api: client(api2.url), mailbox } as never;
@@ -76,10 +95,19 @@ describe.skipIf(!adminUrl)('a cluster of 2 API and 2 worker processes on Postgre
       const fin = await uploadFile(t1, token, lib._id, lib.rootFolderId, 'counter.mp4', fs.readFileSync(file));
       expect(fin.status).toBe(200);
       const mediaId = (fin.body as { data: Media }).data._id;
+      const longFile = path.join(work, 'long.mp4');
+      makeChunkedVideo(longFile);
+      const longFin = await uploadFile(t1, token, lib._id, lib.rootFolderId, 'long.mp4', fs.readFileSync(longFile));
+      expect(longFin.status).toBe(200);
+      const longId = (longFin.body as { data: Media }).data._id;
 
       await workerA.waitForLine((l) => l.msg === 'test hold' && l.point === 'ingest:visual', 120_000);
-      const doneByA = stagesDone(workerA, mediaId);
-      expect(doneByA).toContain('keyframes');
+      const heldChunk = await workerA.waitForLine((l) => l.msg === 'test hold' && l.point === 'ingest:chunk:keyframes', 180_000);
+      const chunksOf = (w: SpawnedServer, msg: string) =>
+        w.lines.filter((l) => l.msg === msg && l.mediaId === longId).map((l) => `${String(l.stage)}#${String(l.chunk)}`);
+      const doneByA = chunksOf(workerA, 'ingest chunk done');
+      const stagesDoneByA = stagesDone(workerA, mediaId);
+      expect(stagesDoneByA).toContain('keyframes');
       const workerB = await start('workerB', { ROLE: 'worker' });
       await workerA.kill();
 
@@ -89,7 +117,41 @@ describe.skipIf(!adminUrl)('a cluster of 2 API and 2 worker processes on Postgre
       await workerB.waitForLine((l) => l.msg === 'jobs handed back: their worker stopped answering', 10_000);
       const startedByB = stagesStarted(workerB, mediaId);
       expect(startedByB[0]).toBe('visual');
-      for (const stage of doneByA) expect(startedByB).not.toContain(stage);
+      for (const stage of stagesDoneByA) expect(startedByB).not.toContain(stage);
+
+      // The long video: A ran chunks and was killed in a keyframes chunk; B took that one and the rest, none of A's again.
+      expect(doneByA.length).toBeGreaterThan(0);
+      const long = await waitForStatus(t2, token, lib._id, longId, ['completed', 'errored', 'invalid'], 240_000);
+      expect(long.status, long.error?.message ?? '').toBe('completed');
+      const doneByB = chunksOf(workerB, 'ingest chunk done');
+      expect(doneByB).toContain(`keyframes#${String(heldChunk.chunk)}`);
+      expect(doneByB).toEqual(expect.arrayContaining(['visual#0', 'visual#1', 'visual#2']));
+      for (const c of doneByA) expect(doneByB).not.toContain(c);
+      console.log(
+        `[chunks] worker A (pid ${workerA.pid}) ran ${doneByA.join(' ')}; worker B (pid ${workerB.pid}) ran ${doneByB.join(' ')}`,
+      );
+      // Its index is one whole-file pass's.
+      const options = { duration: CHUNKED_VIDEO_SECONDS, threshold: SCENE_THRESHOLD, maxGap: MAX_KEYFRAME_GAP, grid: TEST_CHUNK_SECONDS };
+      const whole = await extractKeyframes(longFile, path.join(work, 'whole'), options);
+      const { shots, shotIdx } = shotsOf(whole, CHUNKED_VIDEO_SECONDS, SCENE_THRESHOLD);
+      const said = await createSpeechToText().transcribe(
+        (await extractAudio(longFile, path.join(work, 'whole.wav'), CHUNKED_VIDEO_SECONDS))!,
+      );
+      const db = new pg.Client({ connectionString: dbUrl.toString() });
+      await db.connect();
+      try {
+        const q = async (text: string) => (await db.query(text, [longId])).rows as Array<Record<string, unknown>>;
+        expect(await q('select t, shot_idx as shot from keyframes where media_id = $1 order by t')).toEqual(
+          whole.map((f, i) => ({ t: f.t, shot: shotIdx[i] })),
+        );
+        expect(await q('select start, "end" from shots where media_id = $1 order by idx')).toEqual(shots);
+        expect(await q('select words from transcript_segments where media_id = $1 order by start')).toEqual(
+          said.map((s) => ({ words: s.words })),
+        );
+        expect(await q('select 1 from keyframes where media_id = $1 and embedding is null')).toEqual([]);
+      } finally {
+        await db.end();
+      }
 
       // Search through the other API finds it (the on-screen word COUNTER).
       const found = await client(api2.url)<SearchResults>('POST', API.searchVisual(lib._id), { token, body: { text: 'counter' } });

@@ -9,6 +9,7 @@ import { choosePosterFrame, openingEnd, representativePoster } from '../../src/s
 import { BOLD_FONT, DARKNET_PHOTOS } from '../fixtures/makeMedia';
 import { INTRO_SECONDS, makeIntroVideo, segmentAt } from '../fixtures/introVideo';
 import { removeDir, tempDir } from '../fixtures/modelsDir';
+import { INGEST_CHUNK_SECONDS } from '../../src/server/modules/ingest/chunks';
 
 /**
  * The representative poster on real decoded keyframes (ingest's own extraction), for openings real
@@ -26,7 +27,7 @@ const x264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p'];
 
 async function keyframesOf(file: string, duration: number) {
   const out = path.join(dir, `${path.basename(file)}-kf`);
-  return extractKeyframes(file, out, { duration, threshold: SCENE_THRESHOLD, maxGap: MAX_KEYFRAME_GAP });
+  return extractKeyframes(file, out, { duration, threshold: SCENE_THRESHOLD, maxGap: MAX_KEYFRAME_GAP, grid: INGEST_CHUNK_SECONDS });
 }
 
 /** Mean absolute difference (0..255) of two pictures at 32x18 RGB. */

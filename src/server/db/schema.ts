@@ -79,6 +79,7 @@ export interface DB {
   moment_trims: MomentTrimsTable;
   renders: RendersTable;
   render_slots: RenderSlotsTable;
+  ingest_chunks: IngestChunksTable;
 }
 
 export interface LibrariesTable {
@@ -236,6 +237,21 @@ export interface IngestState {
   charged?: number;
   /** Milliseconds each stage took (for benchmarks and support). */
   timings?: Record<string, number>;
+  /** A long media indexed in chunks (modules/ingest/chunks.ts): the grid's seconds and the chunk count, fixed when first planned. */
+  chunking?: { seconds: number; count: number };
+  /** The first decoded video frame's timestamp in its stream's time base (ffmpeg videoOrigin), for chunks of `keyframes`. */
+  keyframeOrigin?: number;
+}
+
+/** One chunk of a long media's ingest stage (migration 0014): its progress, then its result. */
+export interface IngestChunksTable {
+  media_id: string;
+  stage: string;
+  idx: number;
+  progress: Generated<number>;
+  result: ColumnType<unknown, string | null | undefined, string | null>;
+  done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  updated_at: Generated<Date>;
 }
 
 export interface ShotsTable {

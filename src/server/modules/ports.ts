@@ -1,4 +1,5 @@
-import type { extractAudio, extractKeyframes, makeHls, thumbnailStrip, thumbnailTrack } from '../adapters/media/ffmpeg';
+import type { extractAudio, extractKeyframes, makeHls, thumbnailStrip, thumbnailTrack, videoOrigin } from '../adapters/media/ffmpeg';
+import type { VisualChain } from '../adapters/models/types';
 import type { probe, stillWebp } from '../adapters/media/ffprobe';
 import type { RelatedWord } from '../adapters/models/wordnetLexicon';
 
@@ -26,8 +27,12 @@ export interface StorageQuota {
 export interface IndexModels {
   /** Per-keyframe visual features, or null when the models are missing (reported in `missing`). */
   visual: {
-    analyze(images: Buffer[]): Promise<
-      Array<{
+    /** Features of each image, in order, continuing a near-duplicate chain (null starts one: see VisualChain); and the chain after them. */
+    analyzeChained(
+      images: Buffer[],
+      chain: VisualChain,
+    ): Promise<{
+      features: Array<{
         objects: Array<{ label: string; score: number; box: [number, number, number, number] }>;
         classes: Array<{ label: string; wnid: string; score: number }>;
         embedding: Float32Array;
@@ -36,16 +41,24 @@ export interface IndexModels {
         text: Array<{ word: string; confidence: number; parts?: string[] }>;
         clip: Float32Array | null;
         missing: string[];
-      }>
-    >;
+      }>;
+      chain: VisualChain;
+    }>;
     /** Only the image embedding of one encoded image (a search query); empty when unreadable. */
     embed(image: Buffer): Promise<Float32Array>;
   } | null;
   speech: {
-    transcribe(
+    /** The words of a 16 kHz mono WAV, or of the pieces one chunk of the ingest grid owns (seconds); see SpeechToText.words. */
+    words(
       wavPath: string,
-      opts?: { onProgress?(f: number): void },
-    ): Promise<Array<{ start: number; end: number; text: string; words: Array<{ word: string; start: number; end: number }> }>>;
+      opts?: { onProgress?(f: number): void; chunk?: { from: number; to: number } },
+    ): Promise<Array<{ word: string; start: number; end: number }>>;
+    /** The whole file's words, in order, into segments. */
+    group(
+      words: Array<{ word: string; start: number; end: number }>,
+    ): Array<{ start: number; end: number; text: string; words: Array<{ word: string; start: number; end: number }> }>;
+    /** Seconds decoded as one piece (the grid is a multiple). */
+    readonly pieceSeconds: number;
   } | null;
   /** A label and the words it should be found by (synonyms, hypernyms). */
   expandLabel(label: string): string[];
@@ -82,5 +95,6 @@ export interface IngestTools {
   thumbnailTrack: typeof thumbnailTrack;
   stillWebp: typeof stillWebp;
   extractKeyframes: typeof extractKeyframes;
+  videoOrigin: typeof videoOrigin;
   extractAudio: typeof extractAudio;
 }

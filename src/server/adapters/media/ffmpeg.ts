@@ -246,45 +246,112 @@ export interface ExtractedFrame {
   scene: number;
 }
 
+/** A time range of a media (its seconds, 0 at its first frame): one chunk of a chunked ingest. */
+export interface TimeRange {
+  from: number;
+  /** Infinity: to the end. */
+  to: number;
+}
+
 /**
- * One decoding pass picks keyframes: every scene change (ffmpeg's scene score) and, inside long
- * shots, a frame at least every `maxGap` seconds. Frames are written as JPEG at most 640 wide.
+ * The first decoded video frame's timestamp, in its stream's time base, exactly what
+ * `setpts=PTS-STARTPTS` subtracts in a whole-file run (decoded as extractKeyframes decodes, so a
+ * leading frame it would skip is skipped here too). A chunk of extractKeyframes subtracts it
+ * instead, so its times are the whole run's to the last digit.
+ */
+export async function videoOrigin(input: string): Promise<number> {
+  const { stdout } = await execTool(tools.ffprobe, [
+    ...['-v', 'error', '-skip_frame', 'noref', '-select_streams', 'V:0', '-read_intervals', '%+#8'],
+    ...['-show_entries', 'frame=best_effort_timestamp', '-of', 'json', input],
+  ]);
+  const frames = (JSON.parse(stdout) as { frames?: Array<{ best_effort_timestamp?: number }> }).frames ?? [];
+  const pts = frames.find((f) => Number.isFinite(f.best_effort_timestamp))?.best_effort_timestamp;
+  if (pts === undefined) throw new Error('no video frame could be decoded');
+  return pts;
+}
+
+/** What extractKeyframes picks; `grid`: the chunk length (INGEST_CHUNK_SECONDS), `chunk`: one chunk only. */
+export interface KeyframeOptions {
+  duration: number;
+  threshold: number;
+  maxGap: number;
+  grid: number;
+  chunk?: TimeRange & { origin: number };
+}
+
+/**
+ * Seconds decoded before a chunk's start, unselected, so that its first frame's scene score compares
+ * it with its real predecessors (the score reads the two frames before). A seek that lands after its
+ * target (MPEG-TS seeks to the next keyframe) is tried again from further back, at worst from 0.
+ */
+const CHUNK_PREROLL = [1, 8, 64];
+
+/**
+ * One decoding pass picks keyframes: every scene change (ffmpeg's scene score), inside long shots a
+ * frame at least every `maxGap` seconds, and the first frame at or after every multiple of `grid`
+ * seconds. The grid term resets the chain (the gap counts from a grid line), so a run over one
+ * chunk [k*grid, (k+1)*grid) (`chunk`, with `origin` from videoOrigin) picks exactly the frames a
+ * whole-file run picks there: the same times, scores and JPEG bytes (tests/integration/chunks.test.ts).
+ * Frames are written as JPEG at most 640 wide.
  */
 export async function extractKeyframes(
   input: string,
   outDir: string,
-  o: { duration: number; threshold: number; maxGap: number },
+  o: KeyframeOptions,
   onProgress?: (f: number) => void,
 ): Promise<ExtractedFrame[]> {
+  const c = o.chunk;
+  if (!c || c.from <= 0) return (await keyframePass(input, outDir, o, 0, onProgress))!;
+  for (const preroll of CHUNK_PREROLL) {
+    const got = await keyframePass(input, outDir, o, Math.max(0, c.from - preroll), onProgress);
+    if (got) return got;
+  }
+  return (await keyframePass(input, outDir, o, 0, onProgress))!;
+}
+
+/**
+ * extractKeyframes from `seekTo`: null when fewer than two frames were decoded before the chunk's
+ * start (the seek landed too late; a run from 0 always counts as enough).
+ */
+async function keyframePass(
+  input: string,
+  outDir: string,
+  o: KeyframeOptions,
+  seekTo: number,
+  onProgress?: (f: number) => void,
+): Promise<ExtractedFrame[] | null> {
+  fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
-  const select = `select='isnan(prev_selected_t)+gt(scene\\,${o.threshold})+gte(t-prev_selected_t\\,${o.maxGap})'`;
-  const log = await ffmpeg(
-    [
-      '-y',
-      '-skip_frame',
-      'noref',
-      '-skip_loop_filter',
-      'all',
-      '-i',
-      input,
-      '-an',
-      '-vf',
-      // A media's time is 0 at its first frame (not at its sound's start, which AAC priming puts earlier).
-      `setpts=PTS-STARTPTS,${select},metadata=print:key=lavfi.scene_score,showinfo,scale='min(640,iw)':-2`,
-      '-fps_mode',
-      'vfr',
-      '-q:v',
-      '4',
-      path.join(outDir, 'kf_%05d.jpg'),
-    ],
-    o.duration,
-    onProgress,
-    true,
-  );
-  const times = [...log.matchAll(/\bn:\s*\d+\s+pts:\s*\d+\s+pts_time:([\d.]+)/g)].map((m) => Number(m[1]));
+  const c = o.chunk;
+  const G = o.grid;
+  const pick = `isnan(prev_selected_t)+gt(scene\\,${o.threshold})+gte(t-prev_selected_t\\,${o.maxGap})+gt(floor(t/${G})\\,floor(prev_t/${G}))`;
+  // A chunk selects its own frames only (by the grid arithmetic of the reset); earlier ones pass unselected.
+  const k = c ? Math.round(c.from / G) : 0;
+  const inChunk = c ? `*gte(floor(t/${G})\\,${k})${Number.isFinite(c.to) ? `*lt(floor(t/${G})\\,${Math.round(c.to / G)})` : ''}` : '';
+  // A media's time is 0 at its first frame (not at its sound's start, which AAC priming puts earlier).
+  const zero = c ? `setpts=PTS-${c.origin}` : 'setpts=PTS-STARTPTS';
+  const kf = `select='(${pick})${inChunk}',metadata@kf=print:key=lavfi.scene_score,showinfo@kf,scale='min(640,iw)':-2`;
+  // The frames decoded before the chunk are logged too (showinfo@pre), to know the seek left enough of them.
+  const graph = c
+    ? `[0:V:0]${zero},split=2[a][b];[b]select='lt(floor(t/${G})\\,${k})',showinfo@pre,nullsink;[a]${kf}[kf]`
+    : `[0:V:0]${zero},${kf}[kf]`;
+  const args = [
+    ...['-y', '-skip_frame', 'noref', '-skip_loop_filter', 'all'],
+    ...(c ? ['-copyts', ...(seekTo > 0 ? ['-ss', seekTo.toFixed(3)] : [])] : []),
+    // A little past the chunk's end: its last frames must all be decoded.
+    ...(c && Number.isFinite(c.to) ? ['-t', (c.to - seekTo + 2).toFixed(3)] : []),
+    ...['-i', input, '-an', '-filter_complex', graph, '-map', '[kf]', '-fps_mode', 'vfr', '-q:v', '4', path.join(outDir, 'kf_%05d.jpg')],
+  ];
+  const span = c ? Math.min(o.duration, c.to) - c.from : o.duration;
+  // With -copyts ffmpeg reports the source's own times: a chunk's progress counts from its start.
+  const progress =
+    onProgress && c ? (f: number) => onProgress(Math.max(0, Math.min(1, (f * span - c.from) / Math.max(span, 1e-3)))) : onProgress;
+  const log = await ffmpeg(args, span, progress, true);
+  if (c && seekTo > 0 && (log.match(/\[showinfo@pre @[^\]]*\] n:/g)?.length ?? 0) < 2) return null;
+  const times = [...log.matchAll(/\[showinfo@kf @[^\]]*\] n:\s*\d+\s+pts:\s*-?\d+\s+pts_time:([\d.]+)/g)].map((m) => Number(m[1]));
   const scores: number[] = [];
   // metadata=print logs "frame:N pts:.. pts_time:.." then "lavfi.scene_score=0.x" for each selected frame
-  for (const block of log.split(/\[Parsed_metadata[^\]]*\] frame:/).slice(1)) {
+  for (const block of log.split(/\[metadata@kf @[^\]]*\] frame:/).slice(1)) {
     const m = /lavfi\.scene_score=([\d.]+)/.exec(block);
     scores.push(m ? Number(m[1]) : 0);
   }

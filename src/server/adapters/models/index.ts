@@ -8,7 +8,7 @@ import { verifyModelFiles, type CorruptModelFile } from './fetchModels';
 import { readImagenetLabels } from './mobilenet';
 import { PocketsphinxSpeech, type PocketsphinxOptions } from './pocketsphinx';
 import { QUERY_ANALYZER, QueryThread } from './queryThread';
-import { type SpeechToText, type TextEncoder, type VisualAnalyzer } from './types';
+import { type SpeechToText, type TextEncoder, type VisualAnalyzer, type VisualChain } from './types';
 import { corruptReason, createVisualAnalyzer, reason, type VisualFeature } from './visual';
 import { backgroundIsIdle } from '../process/tools';
 import { VisualThread } from './visualThread';
@@ -48,6 +48,7 @@ async function openVisual(modelsDir: string, corrupt: readonly CorruptModelFile[
     capabilities: thread.capabilities,
     missing: thread.missing,
     analyze: (images: Buffer[]) => thread.analyze(images),
+    analyzeChained: (images: Buffer[], chain: VisualChain) => thread.analyzeChained(images, chain),
     embed: (image: Buffer) => query.embed(image),
     close: async () => void (await Promise.all([thread.close(), query.close()])),
   };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOX_PHRASE, makeSpeechSequence, makeSpeechWav } from '../../../../tests/fixtures/makeMedia';
 import { removeDir, tempDir } from '../../../../tests/fixtures/modelsDir';
 import { createSpeechToText } from './index';
-import { groupSegments, parseContinuous, parseV5, splitAtPauses } from './pocketsphinx';
+import { cutNear, groupSegments, parseContinuous, parseV5, splitAtPauses } from './pocketsphinx';
 
 /** Share of the expected words found in order-free comparison (pocketsphinx hears "jumps" as "jumped"). */
 const overlap = (heard: string[], said: string[]) => said.filter((w) => heard.includes(w)).length / said.length;
@@ -106,4 +106,65 @@ describe('pocketsphinx speech to text', () => {
     expect(cut).toBeLessThan(31.5);
     expect(chunks[1][1]).toBe(samples.length);
   });
+
+  it('finds each cut from the audio around its mark alone: the same pieces as the sequential search, whole or chunk by chunk', () => {
+    const rate = 16000;
+    // 7 minutes of noise at random loudness with short random quiet stretches (a pause every few seconds).
+    let seed = 41;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const samples = new Int16Array(rate * 421);
+    let level = 4000;
+    for (let i = 0; i < samples.length; i++) {
+      if (i % 1600 === 0) level = rand() < 0.06 ? 40 + rand() * 200 : 1000 + rand() * 12000;
+      samples[i] = Math.round((rand() * 2 - 1) * level);
+    }
+    for (const target of [25, 30]) {
+      const whole = splitAtPauses(samples, rate, target);
+      expect(whole).toEqual(sequentialSplit(samples, rate, target));
+      expect(whole.length).toBeGreaterThan(10);
+      for (const [, end] of whole.slice(0, -1)) expect(cutNear(samples, rate, Math.round(end / rate / target) * target)).toBe(end);
+    }
+    // Chunks of the ingest grid (multiples of the piece length) hold the whole file's pieces, each once.
+    for (const grid of [30, 60, 120]) {
+      const chunks = Array.from({ length: Math.ceil(421 / grid) }, (_, k) =>
+        splitAtPauses(samples, rate, 30, { from: k * grid, to: (k + 1) * grid >= 421 ? Infinity : (k + 1) * grid }),
+      );
+      expect(chunks.flat()).toEqual(splitAtPauses(samples, rate, 30));
+    }
+  });
 });
+
+/** splitAtPauses as it was before chunked ingest: each cut searched after the one before (the reference for the local search). */
+function sequentialSplit(samples: Int16Array, rate: number, target: number): Array<[number, number]> {
+  const total = samples.length;
+  if (total <= rate * target * 1.5) return [[0, total]];
+  const frame = Math.round(rate * 0.01);
+  const energy = new Float64Array(Math.ceil(total / frame));
+  for (let f = 0; f < energy.length; f++) {
+    let s = 0;
+    for (let i = f * frame; i < Math.min(total, (f + 1) * frame); i++) s += samples[i]! * samples[i]!;
+    energy[f] = s;
+  }
+  const win = 30;
+  const cuts: number[] = [0];
+  for (let mark = target; mark * rate < total - rate * target * 0.5; mark += target) {
+    const centre = Math.round((mark * rate) / frame);
+    const lo = Math.max(Math.round(cuts[cuts.length - 1]! / frame) + win, centre - 1000);
+    const hi = Math.min(energy.length - win, centre + 1000);
+    let best = centre;
+    let bestE = Infinity;
+    let run = 0;
+    for (let f = lo; f < lo + win && f < energy.length; f++) run += energy[f]!;
+    for (let f = lo; f + win < hi; f++) {
+      if (run < bestE) {
+        bestE = run;
+        best = f + win / 2;
+      }
+      run += energy[f + win]! - energy[f]!;
+    }
+    const cut = Math.min(total, Math.round(best) * frame);
+    if (cut > cuts[cuts.length - 1]!) cuts.push(cut);
+  }
+  cuts.push(total);
+  return cuts.slice(1).map((end, i) => [cuts[i]!, end]);
+}

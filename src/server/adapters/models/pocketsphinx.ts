@@ -5,7 +5,7 @@ import path from 'node:path';
 import { BACKGROUND, spawnTool } from '../process/tools';
 import { ModelMissingError, ModelRunError, type Segment, type SpeechToText } from './types';
 
-type Word = { word: string; start: number; end: number };
+export type Word = { word: string; start: number; end: number };
 
 /** Debian's acoustic model folder (package pocketsphinx-en-us), which the CLI uses by default. */
 const DEBIAN_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
@@ -61,6 +61,9 @@ function findPocketsphinx(modelDir = DEBIAN_MODEL_DIR): Cli {
   return continuous ? { kind: 'continuous', bin: continuous } : { kind: 'v5', bin: v5! };
 }
 
+/** Audio is decoded in pieces of about this many seconds, cut at a pause (splitAtPauses). */
+export const SPEECH_PIECE_SECONDS = 30;
+
 /** Audio longer than this is transcribed with pocketsphinx's fast search (see PocketsphinxOptions.effort). */
 export const FAST_SPEECH_AFTER_SECONDS = 180;
 
@@ -73,27 +76,49 @@ export class PocketsphinxSpeech implements SpeechToText {
     this.cli = findPocketsphinx(opts.modelDir);
   }
 
-  /** Segments with word timings; `onProgress` gets the share of chunks done. */
+  /** Segments with word timings; `onProgress` gets the share of pieces done. */
   async transcribe(wavPath16kMono: string, opts: { onProgress?(fraction: number): void } = {}): Promise<Segment[]> {
+    return this.group(await this.words(wavPath16kMono, opts));
+  }
+
+  /**
+   * The words heard, in time order, of the whole file or, with `chunk` (seconds on the ingest grid),
+   * of the pieces it owns (splitAtPauses): the words of all chunks together are the whole file's.
+   * The effort follows the whole file's length, whichever part is decoded.
+   */
+  async words(
+    wavPath16kMono: string,
+    opts: { onProgress?(fraction: number): void; chunk?: { from: number; to: number } } = {},
+  ): Promise<Word[]> {
     const wav = readWav(wavPath16kMono);
     const effort = this.opts.effort ?? (wav.samples.length / wav.rate > FAST_SPEECH_AFTER_SECONDS ? 'fast' : 'accurate');
-    const chunks = splitAtPauses(wav.samples, wav.rate, this.opts.chunkSeconds ?? 30);
+    const pieces = splitAtPauses(wav.samples, wav.rate, this.pieceSeconds, opts.chunk);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-stt-'));
     try {
       let done = 0;
       opts.onProgress?.(0);
-      const results = await mapLimit(chunks, this.opts.parallel ?? Math.min(2, os.availableParallelism()), async ([from, to], i) => {
-        const file = path.join(tmp, `chunk${i}.wav`);
+      const results = await mapLimit(pieces, this.opts.parallel ?? Math.min(2, os.availableParallelism()), async ([from, to], i) => {
+        const file = path.join(tmp, `piece${i}.wav`);
         writeWav(file, wav.samples.subarray(from, to), wav.rate);
         const words = await this.decode(file, effort);
         fs.rmSync(file, { force: true });
-        opts.onProgress?.(++done / chunks.length);
+        opts.onProgress?.(++done / pieces.length);
         return words.map((w) => ({ ...w, start: w.start + from / wav.rate, end: w.end + from / wav.rate }));
       });
-      return groupSegments(results.flat(), this.opts.pauseSeconds ?? 0.6, this.opts.maxWords ?? 12);
+      return results.flat();
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
+  }
+
+  /** Words (of the whole file, in order) into segments, as `transcribe` groups them. */
+  group(words: Word[]): Segment[] {
+    return groupSegments(words, this.opts.pauseSeconds ?? 0.6, this.opts.maxWords ?? 12);
+  }
+
+  /** Seconds of audio decoded as one piece (a chunk of ingest must hold whole pieces: INGEST_CHUNK_SECONDS is a multiple). */
+  get pieceSeconds(): number {
+    return this.opts.chunkSeconds ?? SPEECH_PIECE_SECONDS;
   }
 
   private decode(file: string, effortLevel: 'fast' | 'accurate'): Promise<Word[]> {
@@ -232,42 +257,83 @@ function writeWav(file: string, samples: Int16Array, rate: number): void {
   fs.writeFileSync(file, Buffer.concat([header, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)]));
 }
 
+/** Energy frames are 10 ms; a cut is the middle of the quietest 0.3 s within CUT_REACH of its mark. */
+const CUT_WINDOW_FRAMES = 30;
+const CUT_REACH_FRAMES = 1000;
+
+/**
+ * The marks (seconds) near which audio of `total` samples is cut into pieces of about `target`
+ * seconds: none when it is short enough to decode whole. Piece i starts at the cut near mark i
+ * (piece 0 at 0).
+ */
+export function pieceMarks(total: number, rate: number, target: number): number[] {
+  if (total <= rate * target * 1.5) return [];
+  const marks: number[] = [];
+  for (let mark = target; mark * rate < total - rate * target * 0.5; mark += target) marks.push(mark);
+  return marks;
+}
+
+/**
+ * The cut near `mark` seconds: the middle of the quietest 0.3 s within 10 s of it, as a sample
+ * index. It reads only the samples within 10.3 s of the mark, so a chunk of a long media finds the
+ * same cut as a run over the whole file (the energy sums are whole numbers below 2^53: exact).
+ */
+export function cutNear(samples: Int16Array, rate: number, mark: number): number {
+  const total = samples.length;
+  const frame = Math.round(rate * 0.01);
+  const frames = Math.ceil(total / frame);
+  const win = CUT_WINDOW_FRAMES;
+  const centre = Math.round((mark * rate) / frame);
+  const lo = Math.max(0, centre - CUT_REACH_FRAMES);
+  const hi = Math.min(frames - win, centre + CUT_REACH_FRAMES);
+  const energy = (f: number) => {
+    let s = 0;
+    for (let i = f * frame; i < Math.min(total, (f + 1) * frame); i++) s += samples[i]! * samples[i]!;
+    return s;
+  };
+  const e = new Float64Array(Math.max(0, Math.min(frames, hi + win) - lo));
+  for (let f = lo; f < lo + e.length; f++) e[f - lo] = energy(f);
+  let best = centre;
+  let bestE = Infinity;
+  let run = 0;
+  for (let f = lo; f < lo + win && f < frames; f++) run += e[f - lo]!;
+  for (let f = lo; f + win < hi; f++) {
+    if (run < bestE) {
+      bestE = run;
+      best = f + win / 2;
+    }
+    run += e[f + win - lo]! - e[f - lo]!;
+  }
+  return Math.min(total, Math.round(best) * frame);
+}
+
 /**
  * Sample ranges of about `target` seconds, each cut at the quietest 0.3 s within 10 s of the mark,
- * so no word is split across chunks (a cut mid-word would lose it in both).
+ * so no word is split across pieces (a cut mid-word would lose it in both). Each cut depends only
+ * on the audio around its own mark (cutNear) when `target` is at least 21 s: the search windows of
+ * two marks then never overlap. With `chunk` (seconds on the ingest grid), only the pieces whose
+ * marks lie in [from, to): a chunked ingest decodes each piece in exactly one chunk.
  */
-export function splitAtPauses(samples: Int16Array, rate: number, target: number): Array<[number, number]> {
+export function splitAtPauses(
+  samples: Int16Array,
+  rate: number,
+  target: number,
+  chunk?: { from: number; to: number },
+): Array<[number, number]> {
   const total = samples.length;
-  if (total <= rate * target * 1.5) return [[0, total]];
-  const frame = Math.round(rate * 0.01);
-  const energy = new Float64Array(Math.ceil(total / frame));
-  for (let f = 0; f < energy.length; f++) {
-    let s = 0;
-    for (let i = f * frame; i < Math.min(total, (f + 1) * frame); i++) s += samples[i] * samples[i];
-    energy[f] = s;
+  const marks = pieceMarks(total, rate, target);
+  // Piece i starts at mark i * target (piece 0 at 0) and ends at the next piece's start.
+  const first = chunk ? Math.max(0, Math.ceil(chunk.from / target - 1e-9)) : 0;
+  const last = chunk ? Math.min(marks.length, Math.ceil(chunk.to / target - 1e-9) - 1) : marks.length;
+  const start = (i: number) => (i === 0 ? 0 : i > marks.length ? total : cutNear(samples, rate, marks[i - 1]!));
+  const pieces: Array<[number, number]> = [];
+  let from = start(first);
+  for (let i = first; i <= last; i++) {
+    const to = start(i + 1);
+    if (to > from) pieces.push([from, to]);
+    from = Math.max(from, to);
   }
-  const win = 30; // frames: 0.3 s
-  const cuts: number[] = [0];
-  for (let mark = target; mark * rate < total - rate * target * 0.5; mark += target) {
-    const centre = Math.round((mark * rate) / frame);
-    const lo = Math.max(Math.round(cuts[cuts.length - 1] / frame) + win, centre - 1000);
-    const hi = Math.min(energy.length - win, centre + 1000);
-    let best = centre;
-    let bestE = Infinity;
-    let run = 0;
-    for (let f = lo; f < lo + win && f < energy.length; f++) run += energy[f];
-    for (let f = lo; f + win < hi; f++) {
-      if (run < bestE) {
-        bestE = run;
-        best = f + win / 2;
-      }
-      run += energy[f + win] - energy[f];
-    }
-    const cut = Math.min(total, Math.round(best) * frame);
-    if (cut > cuts[cuts.length - 1]) cuts.push(cut);
-  }
-  cuts.push(total);
-  return cuts.slice(1).map((end, i) => [cuts[i], end]);
+  return pieces;
 }
 
 /**

@@ -36,12 +36,25 @@ export interface VisualFeatures {
   missing: string[];
 }
 
+/**
+ * A chain of keyframes that reuse a near-identical earlier frame's results (visual.ts): the last
+ * frame the models ran on, its small grey fingerprint and what they saw; null starts a chain. Plain
+ * data, so it crosses to the models' thread and back, and each caller keeps its own: ingest starts
+ * one at every chunk of the grid, so a chunk's results do not depend on the chunk before.
+ */
+export type VisualChain = {
+  print: { grey: Uint8Array; width: number; height: number };
+  seen: Omit<VisualFeatures, 'text' | 'missing'>;
+} | null;
+
 /** Runs the "what is seen" models over keyframes. */
 export interface VisualAnalyzer {
   /** Feature names this analyzer computes: objects, classes, embedding, colours, text, faces, clip. */
   readonly capabilities: string[];
-  /** Features for each encoded (JPEG/PNG/WebP) image, in the same order. */
+  /** Features for each encoded (JPEG/PNG/WebP) image, in the same order, continuing this analyzer's own chain. */
   analyze(images: Buffer[]): Promise<VisualFeatures[]>;
+  /** Features for each image, in order, continuing `chain` (null: a new one); and the chain after them. */
+  analyzeChained(images: Buffer[], chain: VisualChain): Promise<{ features: VisualFeatures[]; chain: VisualChain }>;
   /** Only the image embedding of one encoded image (a search query): empty when it cannot be computed. */
   embed(image: Buffer): Promise<Float32Array>;
   /** Releases the model sessions. */
@@ -69,6 +82,17 @@ export interface SpeechToText {
   readonly name: string;
   /** Segments of a 16 kHz mono WAV file, in time order. */
   transcribe(wavPath16kMono: string, opts?: { onProgress?(fraction: number): void }): Promise<Segment[]>;
+  /**
+   * The words of the whole file or of one chunk of the ingest grid (seconds): the words of all
+   * chunks, in order, are the whole file's; `group` then makes the same segments as `transcribe`.
+   */
+  words(
+    wavPath16kMono: string,
+    opts?: { onProgress?(fraction: number): void; chunk?: { from: number; to: number } },
+  ): Promise<Array<{ word: string; start: number; end: number }>>;
+  group(words: Array<{ word: string; start: number; end: number }>): Segment[];
+  /** Seconds decoded as one piece: a chunk of the ingest grid must be a multiple. */
+  readonly pieceSeconds: number;
 }
 
 /** A model file or tool that is not there; `files` names each missing one, `where` the place looked in. */

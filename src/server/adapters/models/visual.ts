@@ -4,7 +4,7 @@ import type { CorruptModelFile } from './fetchModels';
 import { decodeRgb, greyThumbnail, type RgbImage } from './image';
 import { MobilenetClassifier, type ClassifierResult } from './mobilenet';
 import { OcrThread } from './ocrThread';
-import { ModelMissingError, type Detection, type VisualAnalyzer, type VisualFeatures } from './types';
+import { ModelMissingError, type Detection, type VisualAnalyzer, type VisualChain, type VisualFeatures } from './types';
 import { UltrafaceDetector } from './ultraface';
 import { YoloxDetector } from './yolox';
 
@@ -151,10 +151,18 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
 
   /** Frames the models ran on, and frames that took a near-identical earlier frame's results (OCR runs on every frame). */
   readonly stats = { analysed: 0, reused: 0 };
-  /** The last frame the models ran on: its fingerprint and what they saw. */
-  private reference: { print: Fingerprint; seen: Seen } | null = null;
+  /** The chain of `analyze` (callers that keep their own pass it to analyzeChained). */
+  private chain: VisualChain = null;
 
   async analyze(images: Buffer[]): Promise<VisualFeatures[]> {
+    const r = await this.analyzeChained(images, this.chain);
+    this.chain = r.chain;
+    return r.features;
+  }
+
+  async analyzeChained(images: Buffer[], chain: VisualChain): Promise<{ features: VisualFeatures[]; chain: VisualChain }> {
+    // The last frame the models ran on: its fingerprint and what they saw.
+    let ref: { print: Fingerprint; seen: Seen } | null = chain;
     const decoded = await Promise.all(
       images.map((b) =>
         decodeRgb(b, DECODE_MAX).then(
@@ -172,7 +180,7 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
     // recording, a locked-off camera) takes its results; each is compared with that reference, not
     // its neighbour, so a slow change never drifts past the threshold unseen.
     const prints = await Promise.all(good.map(fingerprint));
-    let reference = this.reference?.print ?? null;
+    let reference = ref?.print ?? null;
     const fresh = prints.map((p) => {
       if (reference && nearIdentical(p, reference)) return false;
       reference = p;
@@ -201,7 +209,7 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
       }
       const i = g++;
       let seen: Seen;
-      if (fresh[i] || !this.reference) {
+      if (fresh[i] || !ref) {
         const k = r++;
         const objects: Detection[] = this.m.yolox ? await this.m.yolox.detect(d) : [];
         if (this.capabilities.includes('colours'))
@@ -214,16 +222,16 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
           faces: this.m.faces ? await this.m.faces.count(d) : 0,
           clip: clips[k] ?? null,
         };
-        this.reference = { print: prints[i]!, seen };
+        ref = { print: prints[i]!, seen };
         this.stats.analysed++;
       } else {
-        seen = this.reference.seen;
+        seen = ref.seen;
         this.stats.reused++;
       }
       const text: VisualFeatures['text'] = this.m.ocr ? await texts[i]! : [];
       out.push({ ...copySeen(seen), text, missing: [...this.missing] });
     }
-    return out;
+    return { features: out, chain: ref };
   }
 
   async embed(image: Buffer): Promise<Float32Array> {

@@ -2,11 +2,10 @@
 import os from 'node:os';
 import { BACKGROUND, idleThisThread } from '../process/tools';
 import { serveModelThread } from './modelThread';
-import type { VisualFeatures } from './types';
 import { createVisualAnalyzer, type VisualFeature } from './visual';
-import type { VisualThreadInfo, VisualThreadOptions } from './visualThread';
+import type { VisualThreadCall, VisualThreadInfo, VisualThreadOptions, VisualThreadResult } from './visualThread';
 
-await serveModelThread<VisualThreadOptions, Uint8Array[], VisualFeatures[], VisualThreadInfo>(async (opts) => {
+await serveModelThread<VisualThreadOptions, VisualThreadCall, VisualThreadResult, VisualThreadInfo>(async (opts) => {
   // On Linux a thread has its own nice value and scheduling policy, and the threads it starts
   // (onnxruntime's, OCR's) inherit them.
   try {
@@ -22,7 +21,11 @@ await serveModelThread<VisualThreadOptions, Uint8Array[], VisualFeatures[], Visu
   });
   return {
     info: { capabilities: analyzer.capabilities, missing: analyzer.missing } satisfies VisualThreadInfo,
-    run: (images) => analyzer.analyze(images.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))),
+    run: ({ images, chain }) =>
+      analyzer.analyzeChained(
+        images.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)),
+        chain,
+      ),
     close: () => analyzer.close(),
   };
 });

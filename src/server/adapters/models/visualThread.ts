@@ -1,6 +1,6 @@
 import type { CorruptModelFile } from './fetchModels';
 import { ModelThread } from './modelThread';
-import type { VisualAnalyzer, VisualFeatures } from './types';
+import type { VisualAnalyzer, VisualChain, VisualFeatures } from './types';
 
 /** What the thread opens: createVisualAnalyzer's arguments, plus the thread's niceness. */
 export interface VisualThreadOptions {
@@ -13,6 +13,10 @@ export interface VisualThreadOptions {
   /** SCHED_IDLE as well (default BACKGROUND.ingest.idle): the thread runs only on CPU time requests leave. */
   idle?: boolean;
 }
+
+/** One batch for the thread, and its answer. */
+export type VisualThreadCall = { images: Uint8Array[]; chain: VisualChain };
+export type VisualThreadResult = { features: VisualFeatures[]; chain: VisualChain };
 
 /** What the thread tells when ready. */
 export interface VisualThreadInfo {
@@ -27,18 +31,18 @@ export interface VisualThreadInfo {
  * while anything was indexing. `embed` (a search's query image) is not served here: it would wait
  * behind an ingest batch.
  */
-export class VisualThread implements Pick<VisualAnalyzer, 'capabilities' | 'analyze' | 'close'> {
+export class VisualThread implements Pick<VisualAnalyzer, 'capabilities' | 'analyze' | 'analyzeChained' | 'close'> {
   readonly capabilities: string[];
   readonly missing: string[];
 
-  private constructor(private readonly thread: ModelThread<VisualThreadInfo, Uint8Array[], VisualFeatures[]>) {
+  private constructor(private readonly thread: ModelThread<VisualThreadInfo, VisualThreadCall, VisualThreadResult>) {
     this.capabilities = thread.info.capabilities;
     this.missing = thread.info.missing;
   }
 
   static async open(opts: VisualThreadOptions): Promise<VisualThread> {
     return new VisualThread(
-      await ModelThread.open<VisualThreadInfo, Uint8Array[], VisualFeatures[]>(
+      await ModelThread.open<VisualThreadInfo, VisualThreadCall, VisualThreadResult>(
         new URL('./visual.worker.ts', import.meta.url),
         opts,
         'visual models',
@@ -46,11 +50,21 @@ export class VisualThread implements Pick<VisualAnalyzer, 'capabilities' | 'anal
     );
   }
 
+  /** This caller's chain for `analyze` (ingest keeps its own: analyzeChained). */
+  private chain: VisualChain = null;
+
   /** Features of each encoded image, in order (see VisualAnalyzer.analyze); the bytes are copied to the thread. */
-  analyze(images: Buffer[]): Promise<VisualFeatures[]> {
+  async analyze(images: Buffer[]): Promise<VisualFeatures[]> {
+    const r = await this.analyzeChained(images, this.chain);
+    this.chain = r.chain;
+    return r.features;
+  }
+
+  /** See VisualAnalyzer.analyzeChained: the chain goes to the thread and back with the batch. */
+  analyzeChained(images: Buffer[], chain: VisualChain): Promise<VisualThreadResult> {
     const copies = images.map((b) => new Uint8Array(b)); // own buffers, transferred rather than copied again
     return this.thread.call(
-      copies,
+      { images: copies, chain },
       copies.map((c) => c.buffer),
     );
   }

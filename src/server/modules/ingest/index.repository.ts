@@ -238,6 +238,48 @@ export class IndexRepository {
       .execute();
   }
 
+  /**
+   * A running chunk's progress (0..1, only rising) recorded, and the share of the stage done over
+   * all its `count` chunks: a done chunk counts 1, a running one its progress.
+   */
+  async chunkProgress(mediaId: string, stage: string, idx: number, progress: number, count: number): Promise<number> {
+    await sql`insert into ingest_chunks (media_id, stage, idx, progress) values (${mediaId}, ${stage}, ${idx}, ${progress})
+      on conflict (media_id, stage, idx) do update set progress = greatest(ingest_chunks.progress, excluded.progress), updated_at = now()
+      where ingest_chunks.done_at is null`.execute(this.db);
+    const r = await this.db
+      .selectFrom('ingest_chunks')
+      .select(sql<number>`coalesce(sum(case when done_at is not null then 1 else progress end), 0)`.as('sum'))
+      .where('media_id', '=', mediaId)
+      .where('stage', '=', stage)
+      .executeTakeFirst();
+    return Math.min(1, Number(r?.sum ?? 0) / Math.max(1, count));
+  }
+
+  /** Records a chunk done with its result (a retried chunk records the same again). */
+  async recordChunk(mediaId: string, stage: string, idx: number, result: unknown) {
+    await sql`insert into ingest_chunks (media_id, stage, idx, progress, result, done_at) values (${mediaId}, ${stage}, ${idx}, 1, ${JSON.stringify(result)}::jsonb, now())
+      on conflict (media_id, stage, idx) do update set progress = 1, result = excluded.result, done_at = excluded.done_at, updated_at = now()`.execute(
+      this.db,
+    );
+  }
+
+  /** The done chunks of a media's stage, in order, with their results. */
+  async doneChunks(mediaId: string, stage: string): Promise<Array<{ idx: number; result: unknown }>> {
+    return this.db
+      .selectFrom('ingest_chunks')
+      .select(['idx', 'result'])
+      .where('media_id', '=', mediaId)
+      .where('stage', '=', stage)
+      .where('done_at', 'is not', null)
+      .orderBy('idx')
+      .execute();
+  }
+
+  /** Forgets a media's chunks of these stages (once merged into the index, or when what they were made from is made again). */
+  async clearChunks(mediaId: string, stages: readonly string[]) {
+    if (stages.length) await this.db.deleteFrom('ingest_chunks').where('media_id', '=', mediaId).where('stage', 'in', stages).execute();
+  }
+
   /** A media's segments: the text as it reads now (corrected or not), and the recogniser's word times. */
   transcript(mediaId: string) {
     return this.db

@@ -4,6 +4,7 @@ import { JobPayloadError } from '../../jobs/registry';
 import { INGEST_JOB } from '../libraries/library.service';
 import { INGEST_QUEUES, ingestJobs } from './ingest.job';
 import { STAGES, stageJob, type IngestService } from './ingest.service';
+import { CHUNK_JOB } from './chunkRunner';
 
 const MEDIA = '00000000-0000-4000-8000-0000000000aa';
 
@@ -12,6 +13,7 @@ function jobs() {
   const ingest = {
     start: async (mediaId: string) => void calls.push(['start', mediaId]),
     runStage: async (stage: string, mediaId: string, opts: { retry?: boolean }) => void calls.push([stage, mediaId, opts]),
+    runChunk: async (mediaId: string, stage: string, index: number) => void calls.push(['chunk', mediaId, stage, index]),
   } as unknown as IngestService;
   const byName = new Map(ingestJobs(ingest).map((j) => [j.name, j]));
   const run = (name: string, data: unknown, meta: object = {}) =>
@@ -20,10 +22,10 @@ function jobs() {
 }
 
 describe('ingest jobs', () => {
-  it('one job per ingest queue: the media job and one per stage', () => {
+  it('one job per ingest queue: the media job, one per stage and the chunks', () => {
     const { byName } = jobs();
     expect([...byName.keys()]).toEqual(INGEST_QUEUES);
-    expect(INGEST_QUEUES).toEqual([INGEST_JOB, ...STAGES.map(stageJob)]);
+    expect(INGEST_QUEUES).toEqual([INGEST_JOB, ...STAGES.map(stageJob), CHUNK_JOB]);
   });
 
   it('starts the media and runs its stages with the media id, a retry told by the job', async () => {
@@ -31,10 +33,12 @@ describe('ingest jobs', () => {
     await run(INGEST_JOB, { mediaId: MEDIA });
     await run(stageJob('keyframes'), { mediaId: MEDIA }, { retryCount: 0 });
     await run(stageJob('speech'), { mediaId: MEDIA }, { retryCount: 2 });
+    await run(CHUNK_JOB, { mediaId: MEDIA, stage: 'visual', index: 3 });
     expect(calls).toEqual([
       ['start', MEDIA],
       ['keyframes', MEDIA, { retry: false }],
       ['speech', MEDIA, { retry: true }],
+      ['chunk', MEDIA, 'visual', 3],
     ]);
   });
 
@@ -45,6 +49,8 @@ describe('ingest jobs', () => {
       [stageJob('probe'), { mediaId: 42 }],
       [stageJob('complete'), { mediaId: 'not-a-uuid' }],
       [stageJob('visual'), null],
+      [CHUNK_JOB, { mediaId: MEDIA, stage: 'preview', index: 0 }],
+      [CHUNK_JOB, { mediaId: MEDIA, stage: 'speech', index: -1 }],
     ] as const) {
       const err = await run(name, data).then(
         () => null,

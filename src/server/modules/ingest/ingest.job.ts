@@ -2,6 +2,8 @@ import { Type } from 'typebox';
 import { Uuid } from '../../../contract';
 import { INGEST_JOB } from '../libraries/library.service';
 import { STAGES, stageJob, type IngestService, type Stage } from './ingest.service';
+import { CHUNK_JOB } from './chunkRunner';
+import { CHUNK_STAGES } from './chunks';
 import { defineCronJob, defineJob, type JobDefinition } from '../../jobs/registry';
 
 /**
@@ -21,11 +23,21 @@ export const STAGE_JOBS: Record<Stage, { workers: number; expireMinutes: number;
   complete: { workers: 2, expireMinutes: 5, retryLimit: 2 },
 };
 
-/** Every ingest queue: the media's job and one per stage (recovery after a crash covers them all). */
-export const INGEST_QUEUES = [INGEST_JOB, ...STAGES.map(stageJob)];
+/** How a chunk's job runs (a long media's stage in chunks of time: chunkRunner.ts); as many at once as the heavy stages. */
+export const CHUNK_JOB_OPTIONS = { workers: 2, expireMinutes: 30, retryLimit: 2 };
+
+/** Every ingest queue: the media's job, one per stage, and the chunks' (recovery after a crash covers them all). */
+export const INGEST_QUEUES = [INGEST_JOB, ...STAGES.map(stageJob), CHUNK_JOB];
 
 /** The payload of the media's ingest job and of every stage's job. */
 export const IngestJobPayload = Type.Object({ mediaId: Uuid });
+
+/** The payload of a chunk's job: which media, stage and chunk of the grid. */
+export const IngestChunkPayload = Type.Object({
+  mediaId: Uuid,
+  stage: Type.Union(CHUNK_STAGES.map((s) => Type.Literal(s))),
+  index: Type.Integer({ minimum: 0 }),
+});
 
 /**
  * The media's ingest job (queued by uploads, link imports and retries) starts it and queues its
@@ -54,6 +66,22 @@ export const ingestJobs = (ingest: IngestService): JobDefinition[] => [
       leased: true,
       handler: ({ mediaId }, run) => ingest.runStage(stage, mediaId, { retry: run.retryCount > 0 }),
     });
+  }),
+  // A chunk of a long media's stage; stately per chunk, so a chunk queued again while it waits is not queued twice.
+  defineJob({
+    name: CHUNK_JOB,
+    payload: IngestChunkPayload,
+    options: {
+      name: CHUNK_JOB,
+      policy: 'stately',
+      retryLimit: CHUNK_JOB_OPTIONS.retryLimit,
+      retryDelay: 5,
+      expireInSeconds: CHUNK_JOB_OPTIONS.expireMinutes * 60,
+    },
+    workOptions: { batchSize: 1, pollingIntervalSeconds: 1 },
+    workers: CHUNK_JOB_OPTIONS.workers,
+    leased: true,
+    handler: ({ mediaId, stage, index }) => ingest.runChunk(mediaId, stage, index),
   }),
 ];
 

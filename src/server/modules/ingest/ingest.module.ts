@@ -1,4 +1,4 @@
-import { extractAudio, extractKeyframes, makeHls, thumbnailStrip, thumbnailTrack } from '../../adapters/media/ffmpeg';
+import { extractAudio, extractKeyframes, makeHls, thumbnailStrip, thumbnailTrack, videoOrigin } from '../../adapters/media/ffmpeg';
 import { probe, stillWebp } from '../../adapters/media/ffprobe';
 import type { Platform } from '../../platform';
 import type { ExternalService } from '../external/external.service';
@@ -20,7 +20,8 @@ export function ingestModule(
     blobs: p.blobs,
     models: p.models,
     billing: d.credits,
-    tools: { probe, makeHls, thumbnailStrip, thumbnailTrack, stillWebp, extractKeyframes, extractAudio },
+    tools: { probe, makeHls, thumbnailStrip, thumbnailTrack, stillWebp, extractKeyframes, videoOrigin, extractAudio },
+    chunking: p.config.chunking,
     queue: p.queue,
     workDir: p.workDir,
     download: (media, work, onProgress) => d.external.download(media, work, onProgress),

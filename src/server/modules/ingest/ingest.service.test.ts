@@ -117,6 +117,7 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow; tr
         return { t, file, scene: i === 2 ? 0.9 : 0 };
       });
     }) as unknown as IngestTools['extractKeyframes'],
+    videoOrigin: async () => 0,
     extractAudio: (async (_input: string, wav: string) => {
       fs.writeFileSync(wav, 'RIFF');
       return wav;
@@ -124,9 +125,9 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow; tr
   };
   const models = {
     visual: {
-      analyze: async (images: Buffer[]) => {
+      analyzeChained: async (images: Buffer[]) => {
         await tool('visual', () => null)();
-        return images.map(() => ({
+        const features = images.map(() => ({
           objects: [{ label: 'dog', score: 0.9, box: [0, 0, 1, 1] }],
           classes: [],
           embedding: new Float32Array(4),
@@ -135,14 +136,22 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow; tr
           clip: null,
           missing: [],
         }));
+        return { features, chain: null };
       },
       embed: async () => new Float32Array(4),
     },
     speech: {
-      transcribe: async () => {
+      words: async () => {
         await tool('speech', () => null)();
-        return [{ start: 1, end: 2, text: 'a dog', words: [] }];
+        return [
+          { word: 'a', start: 1, end: 1.5 },
+          { word: 'dog', start: 1.5, end: 2 },
+        ];
       },
+      group: (words: Array<{ word: string; start: number; end: number }>) => [
+        { start: words[0]!.start, end: words.at(-1)!.end, text: words.map((w) => w.word).join(' '), words },
+      ],
+      pieceSeconds: 30,
     },
     expandLabel: (l: string) => [l],
     missing: [],
@@ -204,6 +213,7 @@ function world(opts: { failAt?: Stage; heavyAtOnce?: number; twin?: MediaRow; tr
     queue: { send: async (name) => void queued.push(name) },
     workDir: dir,
     heavyAtOnce: opts.heavyAtOnce,
+    chunking: { seconds: 120, after: 240 },
   });
 
   /** Runs every queued stage job, lane by lane as a worker pool would, until none is left. */

@@ -9,6 +9,8 @@ import type { JobQueue } from '../ports';
 import { holdAt } from '../../testHold';
 import { putFile } from '../../adapters/blobs/blobStore';
 import { blobKeys, parseDerivedKey } from '../storage/blobKeys';
+import { ChunkRunner } from './chunkRunner';
+import { isChunkStage, type ChunkStage } from './chunks';
 import { STAGE_HANDLERS } from './stages';
 import { indexShotTerms } from './stages/descriptions';
 import type { StageDeps } from './stages/stage';
@@ -76,6 +78,8 @@ export class IngestService {
   private readonly heavy: ReturnType<typeof pLimit>;
   /** What the stages are given: the ports, and one cache of expanded labels for every media. */
   private readonly stageDeps: StageDeps;
+  /** The stages a long media runs in chunks of time (chunkRunner.ts). */
+  private readonly chunks: ChunkRunner;
 
   constructor(private readonly d: IngestDeps) {
     this.heavy = pLimit(Math.max(1, d.heavyAtOnce ?? 2));
@@ -89,7 +93,25 @@ export class IngestService {
       download: d.download,
       log: d.log,
       expand: cachedExpander((l) => d.models.expandLabel(l)),
+      chunking: d.chunking,
     };
+    const pieces = d.models.speech?.pieceSeconds;
+    if (pieces && d.chunking.seconds % pieces)
+      throw new Error(`INGEST_CHUNK_SECONDS (${d.chunking.seconds}) must be a multiple of the speech pieces' ${pieces} s`);
+    this.chunks = new ChunkRunner({
+      deps: this.stageDeps,
+      queue: d.queue,
+      workDir: d.workDir,
+      heavy: this.heavy,
+      progress: (media, stage, done) => this.progressOf(media, stage, done),
+      fail: (mediaId, stage, err) => this.fail(mediaId, stage, err),
+      queueStage: (stage, mediaId) => this.d.queue.send(stageJob(stage), { mediaId }, { singletonKey: mediaId }),
+    });
+  }
+
+  /** One chunk's job of a long media's stage (see ChunkRunner.runChunk). */
+  runChunk(mediaId: string, stage: ChunkStage, index: number): Promise<void> {
+    return this.chunks.runChunk(mediaId, stage, index);
   }
 
   /** Media indexed before the shot index existed get their rows (run once at start; idempotent). */
@@ -185,21 +207,31 @@ export class IngestService {
     await this.advance(media, new Set((await this.d.index.state(mediaId)).done), stage);
   }
 
-  /** Runs one stage and records it; null when the stage failed (the media then carries the reason). */
-  private async runOnce(stage: Stage, media: MediaRow): Promise<MediaRow | null> {
-    const mediaId = media.id;
-    const { done } = await this.d.index.state(mediaId);
-    // Progress: finished stages count whole, this one by how far it got. Two lanes write it, so it only rises.
+  /**
+   * Writes the media's progress with `stage` a fraction `f` (0..1) of the way through: finished
+   * stages count whole. Two lanes (and a long media's chunks) write it, so it only rises.
+   */
+  private progressOf(media: MediaRow, stage: Stage, done: readonly string[]) {
     const base = STAGES.reduce(
       (sum, s) => sum + (done.includes(s) || (s === 'download' && media.origin.source !== 'external') ? WEIGHT[s] : 0),
       0,
     );
     let lastWrite = 0;
-    const progress = async (f: number, force = false) => {
+    return async (f: number, force = false) => {
       if (!force && Date.now() - lastWrite < 500) return;
       lastWrite = Date.now();
-      await this.d.media.raiseProgress(mediaId, Math.min(0.99, (base + WEIGHT[stage] * f) / TOTAL));
+      await this.d.media.raiseProgress(media.id, Math.min(0.99, (base + WEIGHT[stage] * f) / TOTAL));
     };
+  }
+
+  /**
+   * Runs one stage and records it; null when the stage failed (the media then carries the reason),
+   * or when a long media's stage went out in chunks (the last chunk queues this stage's job again).
+   */
+  private async runOnce(stage: Stage, media: MediaRow): Promise<MediaRow | null> {
+    const mediaId = media.id;
+    const { done } = await this.d.index.state(mediaId);
+    const progress = this.progressOf(media, stage, done);
     await progress(0, true);
     this.d.log?.info({ mediaId, stage }, 'ingest stage started');
     await holdAt(`ingest:${stage}`, media.filename, { mediaId });
@@ -211,7 +243,12 @@ export class IngestService {
       // Before the download there is no original to read yet.
       const input = stage === 'download' ? '' : await this.d.blobs.toolInput(media.blob_key);
       const onProgress = (f: number) => void progress(f).catch(() => undefined);
-      next = (await STAGE_HANDLERS[stage]({ media, work, input, onProgress, deps: this.stageDeps })) ?? media;
+      const ctx = { media, work, input, onProgress, deps: this.stageDeps };
+      const plan = isChunkStage(stage) ? await this.chunks.plan(media, stage) : null;
+      if (plan) {
+        if (!(await this.chunks.runStage(stage as ChunkStage, media, plan, ctx))) return null;
+        next = media;
+      } else next = (await STAGE_HANDLERS[stage](ctx)) ?? media;
     } catch (err) {
       await this.fail(mediaId, stage, err as Error);
       return null;

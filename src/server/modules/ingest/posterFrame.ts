@@ -75,8 +75,15 @@ export async function choosePosterFrame<F extends PosterCandidate>(
   return mostContrast?.frame ?? candidates[0] ?? inTime[0] ?? null;
 }
 
-/** The poster (WebP bytes) from a video's keyframes; null when there is no keyframe. */
-export async function representativePoster(frames: readonly PosterCandidate[], duration: number): Promise<Buffer | null> {
-  const chosen = await choosePosterFrame(frames, duration);
-  return chosen ? posterWebp(chosen.file, POSTER.width, POSTER.quality) : null;
+/**
+ * The poster (WebP bytes) from a video's keyframes; null when there is no keyframe. `load` turns a
+ * candidate's `file` into its picture when it is a reference (a blob key): only the frames looked at are read.
+ */
+export async function representativePoster(
+  frames: readonly PosterCandidate[],
+  duration: number,
+  load: (file: PosterCandidate['file']) => Promise<string | Buffer> = async (f) => f,
+): Promise<Buffer | null> {
+  const chosen = await choosePosterFrame(frames, duration, async (f) => measureFrame(await load(f)));
+  return chosen ? posterWebp(await load(chosen.file), POSTER.width, POSTER.quality) : null;
 }

@@ -32,6 +32,8 @@ export const blobKeys = {
   thumbnailTrack: (mediaId: string) => `derived/${mediaId}/thumbnails.mp4`,
   /** The timeline's thumbnail strip. */
   strip: (mediaId: string) => `derived/${mediaId}/strip.webp`,
+  /** A file ingest's chunks share while they run (the audio speech chunks decode), removed at the merge. */
+  ingestWork: (mediaId: string, file: string) => `derived/${mediaId}/work/${file}`,
   /** A photo as it is looked at. */
   picture: (mediaId: string) => `derived/${mediaId}/picture.webp`,
   /** A render's output. */

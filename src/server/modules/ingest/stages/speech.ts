@@ -1,13 +1,51 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { probeOf, type StageHandler } from './stage';
+import { pipeline } from 'node:stream/promises';
+import { putFile } from '../../../adapters/blobs/blobStore';
+import { blobKeys } from '../../storage/blobKeys';
+import { probeOf, type ChunkedStage, type StageHandler } from './stage';
 
 /** What is said (pocketsphinx), when the media has sound and the speech model is there. */
 export const speechStage: StageHandler = async ({ media, work, input, onProgress, deps }) => {
   const p = probeOf(media);
   if (p.kind === 'image' || !p.audioCodec) return;
-  if (!deps.models.speech) return;
+  const speech = deps.models.speech;
+  if (!speech) return;
   const wav = await deps.tools.extractAudio(input, path.join(work, 'audio.wav'), p.duration);
   if (!wav) return;
-  const segments = await deps.models.speech.transcribe(wav, { onProgress });
+  const segments = speech.group(await speech.words(wav, { onProgress }));
   await deps.index.replaceTranscript(media.id, media.library_id, segments);
+};
+
+/** The shared audio of a chunked media's speech: 16 kHz mono WAV, extracted once by the stage's job. */
+const WORK_WAV = 'audio.wav';
+
+/**
+ * A long media's speech, one chunk of time each: each decodes the speech pieces whose cuts fall in
+ * it (pocketsphinx.ts splitAtPauses), from the WAV the stage's job stored for the chunks (workers
+ * may be other machines); the merge groups all words into segments as a whole run does.
+ */
+export const speechChunks: ChunkedStage<{ words: Array<{ word: string; start: number; end: number }> }> = {
+  applies: (media, deps) => {
+    const p = probeOf(media);
+    return p.kind !== 'image' && !!p.audioCodec && !!deps.models.speech;
+  },
+  prepare: async ({ media, work, input, deps }) => {
+    const key = blobKeys.ingestWork(media.id, WORK_WAV);
+    if (await deps.blobs.exists(key)) return true;
+    const wav = await deps.tools.extractAudio(input, path.join(work, WORK_WAV), probeOf(media).duration);
+    if (!wav) return false;
+    await putFile(deps.blobs, key, wav, 'audio/wav');
+    return true;
+  },
+  chunk: async ({ media, work, deps, range, onProgress }) => {
+    const file = path.join(work, WORK_WAV);
+    await pipeline(await deps.blobs.read(blobKeys.ingestWork(media.id, WORK_WAV)), fs.createWriteStream(file));
+    return { words: await deps.models.speech!.words(file, { chunk: { from: range.from, to: range.to }, onProgress }) };
+  },
+  merge: async ({ media, deps }, results) => {
+    const segments = deps.models.speech!.group(results.flatMap((r) => r.words));
+    await deps.index.replaceTranscript(media.id, media.library_id, segments);
+    await deps.blobs.delete(blobKeys.ingestWork(media.id, WORK_WAV));
+  },
 };

@@ -3,6 +3,8 @@ import type { StoredProbe } from '../../../adapters/media/ffprobe';
 import type { MediaRepository, MediaRow } from '../../libraries/media.repository';
 import type { IndexModels, IngestBilling, IngestTools } from '../../ports';
 import type { IndexRepository } from '../index.repository';
+import type { ChunkRange, Chunking } from '../chunks';
+import type { IngestState } from '../../../db/schema';
 
 /** What the stages use: the service's ports, and its cache of expanded labels. */
 export interface StageDeps {
@@ -21,6 +23,8 @@ export interface StageDeps {
   log?: { info(o: object, msg: string): void; warn(o: object, msg: string): void };
   /** The words a visual label stands for (WordNet synonyms and hypernyms), cached across media. */
   expand: (label: string) => Set<string>;
+  /** The time grid every chain restarts at, and the length beyond which a media is chunked (chunks.ts). */
+  chunking: Chunking;
 }
 
 /** One run of one stage for one media (IngestService.runStage builds it, and removes `work` afterwards). */
@@ -46,4 +50,20 @@ export type StageHandler = (ctx: StageContext) => Promise<MediaRow | void>;
 export function probeOf(media: MediaRow): StoredProbe {
   if (!media.probe) throw new Error('the media has not been probed');
   return media.probe;
+}
+
+/**
+ * A stage that runs in chunks of time for a long media (chunks.ts): the stage's job prepares what
+ * the chunks share and queues one job per chunk; each chunk records its result; when all are done
+ * the stage's job runs again and merges them. Each part is idempotent, like a whole stage.
+ */
+export interface ChunkedStage<R = unknown> {
+  /** Whether this media's stage has work to split (no sound or no models: the stage runs whole, and does next to nothing). */
+  applies(media: MediaRow, deps: StageDeps): boolean;
+  /** Makes what the chunks share (idempotent); false when there turns out to be nothing to do. */
+  prepare(ctx: StageContext): Promise<boolean>;
+  /** One chunk: its blobs written; its result (stored as JSON) returned. */
+  chunk(ctx: StageContext & { range: ChunkRange; state: IngestState }): Promise<R>;
+  /** Every chunk's result, in order, into the index (idempotent). */
+  merge(ctx: StageContext & { state: IngestState }, results: R[]): Promise<void>;
 }
