@@ -100,7 +100,10 @@ if (fresh) {
   ).body.data!.find((l) => l.isDemo)!;
   for (const id of demo.latestMediaIds) await waitForStatus({ api } as never, token, demo._id, id, ['completed', 'errored'], 300_000);
   const lib = (
-    await api<{ _id: string; rootFolderId: string }>('POST', API.libraries, { token, body: { name: `${HOURS} hours`, settings: { v1: {} } } })
+    await api<{ _id: string; rootFolderId: string }>('POST', API.libraries, {
+      token,
+      body: { name: `${HOURS} hours`, settings: { v1: {} } },
+    })
   ).body.data!;
   libraryId = lib._id;
   const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();

@@ -389,7 +389,13 @@ export default function MergeDialog({
         {view === 'preview' && stale && (
           <p className="merge__stale" role="status" data-testid="local-preview-stale">
             {MSG_MERGE.previewStale}{' '}
-            <Button size="sm" variant="secondary" onClick={() => void buildPreview()} busy={building} disabled={Boolean(blocked) || !tokensReady}>
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => void buildPreview()}
+              busy={building}
+              disabled={Boolean(blocked) || !tokensReady}
+            >
               {building ? MSG_MERGE.previewBuilding : MSG_MERGE.previewRebuild}
             </Button>
           </p>

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { testClip } from '../../../tests/fixtures/sequenceClip';
 import { History, historyKey } from './history';
-import { duplicate, editClip, locate, markOnCurrent, preloadTime, remove, reorder, sequenceDuration, trim } from './sequenceModel';
+import {
+  duplicate,
+  editClip,
+  locate,
+  markOnCurrent,
+  preloadTime,
+  remove,
+  reorder,
+  sequenceDuration,
+  trim,
+  type SequenceState,
+} from './sequenceModel';
 
 const clip = (id: string, startTime: number, endTime: number) => testClip(id, startTime, endTime, `m-${id}`);
 // a: 4 s, b: 2 s, c: 6 s -> starts 0, 4, 6; total 12.
@@ -57,7 +68,7 @@ describe('sequence model (spec sections 3, 4)', () => {
     expect('framing' in editClip(moved, 0, { start: 11 * 25, end: 14 * 25 }, 3, undefined).clips[0]!).toBe(false);
     expect(trim(moved, 0, { start: 12 * 25, end: 14 * 25 }, 3).clips[0]!.framing).toEqual({ x: 0.6, y: 0.5 });
     expect(duplicate(moved, 0, 'a2').clips[1]!.framing).toEqual({ x: 0.6, y: 0.5 });
-    const h = new History<typeof start>();
+    const h = new History<SequenceState>();
     h.push(start);
     expect(h.undo(s)?.clips[0]!.framing).toBeUndefined();
   });
