@@ -254,13 +254,9 @@ console.log(`index: ${counts.rows[0]!.k} keyframes, ${counts.rows[0]!.s} transcr
 // server's answer and decoding it (encoding a 1.4 MB photo's data URL alone takes ~13 ms here).
 const encoded = new Map<object, Uint8Array>();
 
-async function search(kind: 'visual' | 'transcript' | 'unified', body: object) {
+async function search(kind: 'visual' | 'transcript' | 'unified', body: object, library = libraryId) {
   const path =
-    kind === 'visual'
-      ? API.searchVisual(libraryId)
-      : kind === 'transcript'
-        ? API.searchTranscript(libraryId)
-        : API.searchUnified(libraryId);
+    kind === 'visual' ? API.searchVisual(library) : kind === 'transcript' ? API.searchTranscript(library) : API.searchUnified(library);
   if (!encoded.has(body)) encoded.set(body, encode(body));
   const r = await api<SearchResults>('POST', path, { token, encoded: encoded.get(body) });
   if (r.status !== 200) throw new Error(`${kind} ${JSON.stringify(body).slice(0, 80)} answered ${r.status}: ${r.body.error?.message}`);
@@ -357,23 +353,27 @@ const paired: Array<{ name: string; off: (i: number) => Promise<SearchResults>; 
 ];
 const N = Number(process.env.BENCH_QUERIES ?? 60);
 console.log(`\n${N} requests each, one at a time, limit 100 (the app's default), after 6 warm-ups\n`);
-console.log('query            p50 ms   p95 ms   max ms   mean results');
-for (const c of cases) {
-  for (let i = 0; i < 6; i++) await c.run(i);
-  const times: number[] = [];
-  let results = 0;
-  for (let i = 0; i < N; i++) {
-    const s = performance.now();
-    const r = await c.run(i);
-    times.push(performance.now() - s);
-    results += r.results.length;
+/** Times each case N times after 6 warm-ups: p50, p95, max and the mean number of results. */
+async function timeCases(list: typeof cases) {
+  console.log('query            p50 ms   p95 ms   max ms   mean results');
+  for (const c of list) {
+    for (let i = 0; i < 6; i++) await c.run(i);
+    const times: number[] = [];
+    let results = 0;
+    for (let i = 0; i < N; i++) {
+      const s = performance.now();
+      const r = await c.run(i);
+      times.push(performance.now() - s);
+      results += r.results.length;
+    }
+    console.log(
+      `${c.name.padEnd(15)} ${pct(times, 50).toFixed(1).padStart(7)} ${pct(times, 95).toFixed(1).padStart(8)} ${Math.max(...times)
+        .toFixed(1)
+        .padStart(8)}   ${(results / N).toFixed(0).padStart(6)}`,
+    );
   }
-  console.log(
-    `${c.name.padEnd(15)} ${pct(times, 50).toFixed(1).padStart(7)} ${pct(times, 95).toFixed(1).padStart(8)} ${Math.max(...times)
-      .toFixed(1)
-      .padStart(8)}   ${(results / N).toFixed(0).padStart(6)}`,
-  );
 }
+await timeCases(cases);
 console.log('\nexpansion by meaning (issue 40), off and on in turns:');
 console.log('query              off p50  off p95   on p50   on p95   p95 on/off   results off/on');
 for (const c of paired) {
@@ -400,6 +400,54 @@ for (const c of paired) {
 }
 delete process.env.CLIPSEEK_TRANSCRIPT_EXPANSION;
 
+// A small library beside the big one: one of its two-hour media copied into a library of its own
+// (its keyframes, shots, shot index rows and transcript), searched the same ways. The HNSW graph and
+// the text indexes are shared by every library, so this is what a small account meets on a database
+// that holds a big one (pgvector's iterative scans must walk past the other library's neighbours).
+const small = await smallLibrary();
+console.log(`\na ${MEDIA_SECONDS / 3600}-hour library beside it (one media copied; the same indexes):\n`);
+const smallSeed = await search('visual', { text: 'dog' }, small);
+const smallClips = smallSeed.results.slice(0, 8).map((m) => momentId(m.mediaId, m.startTime, m.endTime));
+await timeCases([
+  { name: 'visual  text', run: (i) => search('visual', textBodies[i % texts.length]!, small) },
+  { name: 'visual  image', run: (i) => search('visual', imageBodies[i % images.length]!, small) },
+  ...(smallClips.length
+    ? [{ name: 'visual  moment', run: (i: number) => search('visual', { clipId: smallClips[i % smallClips.length]! }, small) }]
+    : []),
+  { name: 'transcript', run: (i) => search('transcript', phraseBodies[i % phrases.length]!, small) },
+  { name: 'unified text', run: (i) => search('unified', textBodies[i % texts.length]!, small) },
+]);
+
+/** The small library (made once, kept with the seed): a copy of the big library's first media. */
+async function smallLibrary(): Promise<string> {
+  const name = 'one recording';
+  const mine = (await api<Array<{ _id: string; name: string; rootFolderId: string }>>('GET', API.libraries, { token })).body.data!;
+  const have = mine.find((l) => l.name === name);
+  if (have) return have._id;
+  const lib = (await api<{ _id: string; rootFolderId: string }>('POST', API.libraries, { token, body: { name, settings: { v1: {} } } }))
+    .body.data!;
+  const from = await db.selectFrom('media').select('id').where('library_id', '=', libraryId).orderBy('name').executeTakeFirstOrThrow();
+  const copy = await sql<{ id: string }>`
+    insert into media (user_id, library_id, folder_id, unique_id, status, progress, kind, name, filename, blob_key, size_bytes,
+      duration, width, height, frame_count, probe, origin, has_preview)
+    select user_id, ${lib._id}, ${lib.rootFolderId}, 'bench-small', status, progress, kind, name, filename, blob_key, size_bytes,
+      duration, width, height, frame_count, probe, origin, has_preview
+    from media where id = ${from.id} returning id`.execute(db);
+  const id = copy.rows[0]!.id;
+  await sql`insert into shots (media_id, idx, start, "end", description)
+    select ${id}, idx, start, "end", description from shots where media_id = ${from.id}`.execute(db);
+  await sql`insert into shot_terms (library_id, media_id, shot_idx, term, score)
+    select ${lib._id}, ${id}, shot_idx, term, score from shot_terms where media_id = ${from.id}`.execute(db);
+  await sql`insert into keyframes (media_id, library_id, t, shot_idx, objects, classes, colours, ocr, terms, embedding, embedding_r)
+    select ${id}, ${lib._id}, t, shot_idx, objects, classes, colours, ocr, terms, embedding, embedding_r from keyframes where media_id = ${from.id}`.execute(
+    db,
+  );
+  await sql`insert into transcript_segments (media_id, library_id, start, "end", text)
+    select ${id}, ${lib._id}, start, "end", text from transcript_segments where media_id = ${from.id}`.execute(db);
+  await sql`analyze`.execute(db);
+  return lib._id;
+}
+
 // How much this machine alone spreads a timing, to read the p95 column by: the same fixed CPU-bound
 // loop (one thread, no allocation, no I/O) timed 120 times. Where its p95 is ~1.4x its p50, so is any
 // request's, whatever the server does.
@@ -419,5 +467,6 @@ console.log(
   `\nmachine noise: a fixed CPU loop, p50 ${pct(loopTimes, 50).toFixed(1)} ms, p95 ${pct(loopTimes, 95).toFixed(1)} ms ` +
     `(p95/p50 ${(pct(loopTimes, 95) / pct(loopTimes, 50)).toFixed(2)})`,
 );
-console.log('target: p95 <= 100 ms for every kind');
+// Issue 41's target at 1,000 hours is 150 ms; the 100-hour one is 100 ms.
+console.log(`target: p95 <= ${HOURS > 100 ? 150 : 100} ms for every kind`);
 await server.close();

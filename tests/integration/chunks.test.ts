@@ -71,6 +71,9 @@ describe('a long media indexed in chunks', () => {
     const index = new IndexRepository(db);
     const row = await db.selectFrom('media').select('ingest').where('id', '=', mediaId).executeTakeFirstOrThrow();
     expect(row.ingest.chunking).toEqual({ seconds: C, count: 3 });
+    // A chunked stage's time is its chunks' runs and the merge: the 70 s of keyframes take far more than a merge's milliseconds.
+    const timings = row.ingest.timings ?? {};
+    for (const stage of ['keyframes', 'visual', 'speech']) expect(timings[stage], stage).toBeGreaterThan(300);
     // The chunks' rows are merged into the index and gone; so is the audio the speech chunks shared.
     expect(
       (await sql<{ n: number }>`select count(*)::int as n from ingest_chunks where media_id = ${mediaId}`.execute(db)).rows[0]!.n,

@@ -250,6 +250,8 @@ export interface IngestChunksTable {
   idx: number;
   progress: Generated<number>;
   result: ColumnType<unknown, string | null | undefined, string | null>;
+  /** How long the chunk's run took (ms), once done. */
+  ms: number | null;
   done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   updated_at: Generated<Date>;
 }

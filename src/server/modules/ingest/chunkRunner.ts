@@ -51,16 +51,21 @@ export class ChunkRunner {
 
   /**
    * The stage's job for a chunked media: queues the chunks not done yet, or, when all are, merges
-   * them. Returns true when the stage is done (merged, or nothing to split), false when its chunks
-   * are still running or it failed (the media then says why).
+   * them. Returns the chunks' time together (ms, their runs' sum) when the stage is done (merged, or
+   * nothing to split: 0), null when its chunks are still running or it failed (the media then says why).
    */
-  async runStage(stage: ChunkStage, media: MediaRow, plan: NonNullable<IngestState['chunking']>, ctx: StageContext): Promise<boolean> {
+  async runStage(
+    stage: ChunkStage,
+    media: MediaRow,
+    plan: NonNullable<IngestState['chunking']>,
+    ctx: StageContext,
+  ): Promise<number | null> {
     const { deps } = this.h;
     const handler = CHUNKED_STAGES[stage];
     const done = await deps.index.doneChunks(media.id, stage);
     try {
       if (done.length < plan.count) {
-        if (!(await handler.prepare(ctx))) return true;
+        if (!(await handler.prepare(ctx))) return 0;
         const have = new Set(done.map((c) => c.idx));
         const queued: number[] = [];
         for (let index = 0; index < plan.count; index++) {
@@ -69,7 +74,7 @@ export class ChunkRunner {
           queued.push(index);
         }
         deps.log?.info({ mediaId: media.id, stage, chunks: plan.count, queued }, 'ingest stage split into chunks');
-        return false;
+        return null;
       }
       await handler.merge(
         { ...ctx, state: await deps.index.state(media.id) },
@@ -77,11 +82,11 @@ export class ChunkRunner {
       );
     } catch (err) {
       await this.h.fail(media.id, stage, err as Error);
-      return false;
+      return null;
     }
     // Merged: the chunks are in the index now. Keyframes made again leave no visual chunk standing on the old ones.
     await deps.index.clearChunks(media.id, stage === 'keyframes' ? ['keyframes', 'visual'] : [stage]);
-    return true;
+    return done.reduce((sum, c) => sum + (c.ms ?? 0), 0);
   }
 
   /**
@@ -124,7 +129,7 @@ export class ChunkRunner {
     try {
       const input = await deps.blobs.toolInput(media.blob_key);
       const result = await CHUNKED_STAGES[stage].chunk({ media, work, input, onProgress, deps, range, state });
-      await deps.index.recordChunk(media.id, stage, index, result);
+      await deps.index.recordChunk(media.id, stage, index, result, performance.now() - t0);
     } catch (err) {
       await this.h.fail(media.id, stage, err as Error);
       return false;

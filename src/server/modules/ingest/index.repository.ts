@@ -256,18 +256,19 @@ export class IndexRepository {
   }
 
   /** Records a chunk done with its result (a retried chunk records the same again). */
-  async recordChunk(mediaId: string, stage: string, idx: number, result: unknown) {
-    await sql`insert into ingest_chunks (media_id, stage, idx, progress, result, done_at) values (${mediaId}, ${stage}, ${idx}, 1, ${JSON.stringify(result)}::jsonb, now())
-      on conflict (media_id, stage, idx) do update set progress = 1, result = excluded.result, done_at = excluded.done_at, updated_at = now()`.execute(
+  async recordChunk(mediaId: string, stage: string, idx: number, result: unknown, ms: number) {
+    await sql`insert into ingest_chunks (media_id, stage, idx, progress, result, ms, done_at)
+      values (${mediaId}, ${stage}, ${idx}, 1, ${JSON.stringify(result)}::jsonb, ${Math.round(ms)}, now())
+      on conflict (media_id, stage, idx) do update set progress = 1, result = excluded.result, ms = excluded.ms, done_at = excluded.done_at, updated_at = now()`.execute(
       this.db,
     );
   }
 
   /** The done chunks of a media's stage, in order, with their results. */
-  async doneChunks(mediaId: string, stage: string): Promise<Array<{ idx: number; result: unknown }>> {
+  async doneChunks(mediaId: string, stage: string): Promise<Array<{ idx: number; result: unknown; ms: number | null }>> {
     return this.db
       .selectFrom('ingest_chunks')
-      .select(['idx', 'result'])
+      .select(['idx', 'result', 'ms'])
       .where('media_id', '=', mediaId)
       .where('stage', '=', stage)
       .where('done_at', 'is not', null)

@@ -239,6 +239,7 @@ export class IngestService {
     fs.mkdirSync(work, { recursive: true });
     const t0 = performance.now();
     let next: MediaRow;
+    let workMs = 0;
     try {
       // Before the download there is no original to read yet.
       const input = stage === 'download' ? '' : await this.d.blobs.toolInput(media.blob_key);
@@ -246,7 +247,9 @@ export class IngestService {
       const ctx = { media, work, input, onProgress, deps: this.stageDeps };
       const plan = isChunkStage(stage) ? await this.chunks.plan(media, stage) : null;
       if (plan) {
-        if (!(await this.chunks.runStage(stage as ChunkStage, media, plan, ctx))) return null;
+        const chunksMs = await this.chunks.runStage(stage as ChunkStage, media, plan, ctx);
+        if (chunksMs === null) return null;
+        workMs = chunksMs;
         next = media;
       } else next = (await STAGE_HANDLERS[stage](ctx)) ?? media;
     } catch (err) {
@@ -255,7 +258,8 @@ export class IngestService {
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }
-    const ms = Math.round(performance.now() - t0);
+    // A chunked stage's time is its chunks' runs (on whichever workers) and the merge.
+    const ms = Math.round(performance.now() - t0 + workMs);
     await this.d.index.markDone(mediaId, stage, ms);
     this.d.log?.info({ mediaId, stage, ms }, 'ingest stage done');
     return next;
