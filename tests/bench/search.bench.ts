@@ -173,10 +173,10 @@ if (fresh) {
   const searchIndexes = [
     sql`create index keyframes_terms on keyframes using gin (terms)`,
     sql`create index keyframes_embedding_r on keyframes using hnsw (embedding_r vector_cosine_ops)`,
-    sql`create index transcript_tsv on transcript_segments using gin (tsv)`,
+    sql`create index transcript_library_tsv on transcript_segments using gin (library_id, tsv)`,
     sql`create index shot_terms_rank on shot_terms (library_id, term, score desc)`,
   ];
-  for (const name of ['keyframes_terms', 'keyframes_embedding_r', 'transcript_tsv', 'shot_terms_rank'])
+  for (const name of ['keyframes_terms', 'keyframes_embedding_r', 'transcript_library_tsv', 'shot_terms_rank'])
     await sql`drop index ${sql.id(name)}`.execute(db);
   for (let m = 0; m < MEDIA; m++) {
     const t1 = performance.now();

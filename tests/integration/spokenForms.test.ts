@@ -61,7 +61,7 @@ describe('spoken forms in transcript search', () => {
     expect(down.error).toBeUndefined();
     const up = await migrator.migrateToLatest();
     expect(up.error).toBeUndefined();
-    expect(up.results?.map((r) => r.migrationName)).toEqual(['0012_spoken_forms', '0013_said_lexemes']);
+    expect(up.results?.map((r) => r.migrationName)).toEqual(Object.keys(MIGRATIONS).filter((name) => name > '0011_moment_trims'));
     const pending = await sql<{ n: number }>`select count(*)::int n from transcript_segments where spoken is null`.execute(db);
     expect(pending.rows[0]!.n).toBeGreaterThanOrEqual(2);
     // Found as they are written, before the pass

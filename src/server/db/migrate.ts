@@ -13,6 +13,7 @@ import * as m0011 from './migrations/0011_moment_trims';
 import * as m0012 from './migrations/0012_spoken_forms';
 import * as m0013 from './migrations/0013_said_lexemes';
 import * as m0014 from './migrations/0014_ingest_chunks';
+import * as m0015 from './migrations/0015_transcript_library_index';
 
 /** Versioned migrations, in order. Add new files here; never edit a released one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012_spoken_forms': m0012,
   '0013_said_lexemes': m0013,
   '0014_ingest_chunks': m0014,
+  '0015_transcript_library_index': m0015,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -2,6 +2,7 @@
 // over a unix socket to the main thread's pg pool (see pgliteWire.ts for how connections share it).
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { SESSION_SETTINGS_SQL } from '../../db/sessionSettings';
 import { servePglite } from './pgliteWire';
@@ -13,7 +14,7 @@ interface Init {
 const { dataDir, socketPath } = workerData as Init;
 
 async function main() {
-  const db = await PGlite.create({ dataDir, extensions: { vector } });
+  const db = await PGlite.create({ dataDir, extensions: { vector, btree_gin } });
   // PGlite is one session, shared by the socket's connections: its settings hold for all of them.
   await db.exec(SESSION_SETTINGS_SQL);
   const server = await servePglite(db, socketPath);
