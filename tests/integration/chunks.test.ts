@@ -10,12 +10,14 @@ import type { Media } from '../../src/contract';
 import { readAll } from '../../src/server/adapters/blobs/blobStore';
 import { extractAudio, extractKeyframes, videoOrigin } from '../../src/server/adapters/media/ffmpeg';
 import { createSpeechToText } from '../../src/server/adapters/models';
-import { chunkRange, shotsOf } from '../../src/server/modules/ingest/chunks';
+import { byChunk, chunkRange, shotsOf } from '../../src/server/modules/ingest/chunks';
+import { createVisualAnalyzer } from '../../src/server/adapters/models/visual';
+import { ocrIndexWords } from '../../src/server/modules/search/visualTerms';
 import { IndexRepository } from '../../src/server/modules/ingest/index.repository';
 import { MAX_KEYFRAME_GAP, SCENE_THRESHOLD } from '../../src/server/modules/ingest/stages/keyframes';
 import { blobKeys } from '../../src/server/modules/storage/blobKeys';
 import { CHUNKED_VIDEO_SECONDS, makeChunkedVideo, TEST_CHUNK_SECONDS, TEST_CHUNKED_AFTER } from '../fixtures/chunkedVideo';
-import { removeDir, tempDir } from '../fixtures/modelsDir';
+import { MODELS_DIR, removeDir, tempDir } from '../fixtures/modelsDir';
 import { startTestServer } from './support/harness';
 import { defaultLibrary, uploadFile, verifiedUser, waitForStatus } from './support/upload';
 
@@ -88,8 +90,28 @@ describe('a long media indexed in chunks', () => {
     for (const f of whole)
       expect(md5(await readAll(await t.server.blobs.read(blobKeys.keyframe(mediaId, f.t)))), `${f.t}`).toBe(md5(f.file));
     expect((await index.shots(mediaId)).map((s) => ({ start: s.start, end: s.end }))).toEqual(shots);
-    // Every keyframe went through the picture models.
+    // Every keyframe went through the picture models, as a whole-file pass over the same keyframes
+    // runs them: grid chunk by grid chunk, each on a chain of its own (the near-duplicate reuse and
+    // the OCR reader's tracking start afresh at each line).
     expect(await index.pendingKeyframes(mediaId)).toEqual([]);
+    const models = await createVisualAnalyzer(MODELS_DIR);
+    try {
+      const seen = (k: { objects: unknown; classes: unknown; colours: unknown; ocr: string | null }) => ({
+        objects: (k.objects as Array<{ label: string }>).map((o) => o.label),
+        classes: (k.classes as Array<{ label: string }>).map((c) => c.label),
+        colours: (k.colours as Array<{ name: string }>).map((c) => c.name),
+        ocr: k.ocr ?? '',
+      });
+      const expected = [];
+      for (const group of byChunk(keyframes, C)) {
+        const jpegs = await Promise.all(group.map(async (k) => readAll(await t.server.blobs.read(blobKeys.keyframe(mediaId, k.t)))));
+        const { features } = await models.analyzeChained(jpegs, null);
+        expected.push(...features.map((f) => seen({ ...f, ocr: ocrIndexWords(f.text).join(' ') })));
+      }
+      expect(keyframes.map(seen)).toEqual(expected);
+    } finally {
+      await models.close();
+    }
 
     const wav = (await extractAudio(file, path.join(dir, 'whole.wav'), CHUNKED_VIDEO_SECONDS))!;
     const said = await createSpeechToText().transcribe(wav);

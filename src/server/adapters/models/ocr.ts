@@ -84,10 +84,18 @@ interface LineInput {
  * recogniser reads each line cropped from the full frame, and a small cache of recent lines skips
  * recognition where a caption is still on screen.
  */
+/** What the reader follows along one sequence of frames: the last frame detection ran on, its lines, and recent lines. */
+interface Following {
+  last: { width: number; height: number; thumb: Uint8Array; lines: RecentLine[]; skipped: number } | null;
+  recent: RecentLine[];
+}
+
+/** Sequences followed at once at most (the least recently read is forgotten). */
+const FOLLOWED = 16;
+
 export class OcrReader {
-  private readonly recent: Array<RecentLine> = [];
-  /** The last frame detection ran on, and its lines. */
-  private last: { width: number; height: number; thumb: Uint8Array; lines: RecentLine[]; skipped: number } | null = null;
+  /** By sequence (OcrReader.read's `sequence`): two ingest jobs reading at once never follow each other's frames. */
+  private readonly followed = new Map<string, Following>();
   private words: WordList | null = null;
   /** Frames detected and frames whose lines were found unchanged; lines read and lines reused. */
   readonly stats = { framesDetected: 0, framesTracked: 0, linesRead: 0, linesReused: 0 };
@@ -115,10 +123,16 @@ export class OcrReader {
     });
   }
 
-  /** Words on the image, lines top to bottom, each line left to right. */
-  async read(img: RgbImage): Promise<OcrWord[]> {
+  /**
+   * Words on the image, lines top to bottom, each line left to right. Frames of one `sequence` are
+   * followed from one to the next (a caption still there is not detected and read again); `fresh`
+   * starts the sequence afresh (a chunk of the ingest grid: read on its own, it then reads what a
+   * whole-file pass reads there).
+   */
+  async read(img: RgbImage, sequence = '', fresh = false): Promise<OcrWord[]> {
+    const f = this.following(sequence, fresh);
     const thumb = await thumbnail(img);
-    const tracked = this.o.track ? await this.unchanged(img, thumb) : null;
+    const tracked = this.o.track ? await this.unchanged(img, thumb, f) : null;
     if (tracked) {
       this.stats.framesTracked++;
       return tracked.flatMap((l) => l.words);
@@ -129,7 +143,7 @@ export class OcrReader {
     const out: OcrWord[][] = new Array<OcrWord[]>(lines.length);
     const todo: number[] = [];
     for (const [i, l] of lines.entries()) {
-      const hit = await this.seenBefore(img, l);
+      const hit = await this.seenBefore(img, l, f);
       if (hit) {
         out[i] = hit.words;
         this.stats.linesReused++;
@@ -151,19 +165,28 @@ export class OcrReader {
       words: out[i]!,
     }));
     if (this.o.recentLines) {
-      for (const [i, r] of seen.entries()) if (todo.includes(i)) this.recent.unshift(r);
-      this.recent.length = Math.min(this.recent.length, this.o.recentLines);
+      for (const [i, r] of seen.entries()) if (todo.includes(i)) f.recent.unshift(r);
+      f.recent.length = Math.min(f.recent.length, this.o.recentLines);
     }
-    this.last = { width: img.width, height: img.height, thumb, lines: seen, skipped: 0 };
+    f.last = { width: img.width, height: img.height, thumb, lines: seen, skipped: 0 };
     return out.flat();
+  }
+
+  /** What `sequence` follows (new when `fresh` or unknown), now its most recently read. */
+  private following(sequence: string, fresh: boolean): Following {
+    const f = (!fresh && this.followed.get(sequence)) || { last: null, recent: [] };
+    this.followed.delete(sequence);
+    this.followed.set(sequence, f);
+    while (this.followed.size > FOLLOWED) this.followed.delete(this.followed.keys().next().value!);
+    return f;
   }
 
   /**
    * The last frame's lines when this frame shows them unchanged in the same places and detection
    * may be skipped; null when it must run.
    */
-  private async unchanged(img: RgbImage, thumb: Uint8Array): Promise<RecentLine[] | null> {
-    const last = this.last;
+  private async unchanged(img: RgbImage, thumb: Uint8Array, f: Following): Promise<RecentLine[] | null> {
+    const last = f.last;
     if (!last || last.width !== img.width || last.height !== img.height) return null;
     let diff = 0;
     for (let i = 0; i < thumb.length; i++) diff += Math.abs(thumb[i]! - last.thumb[i]!);
@@ -181,8 +204,8 @@ export class OcrReader {
   }
 
   /** A recent line in the same place whose crop of this frame still shows the same text. */
-  private async seenBefore(img: RgbImage, line: LineInput): Promise<RecentLine | null> {
-    for (const r of this.recent) {
+  private async seenBefore(img: RgbImage, line: LineInput, f: Following): Promise<RecentLine | null> {
+    for (const r of f.recent) {
       if (r.frame[0] !== img.width || r.frame[1] !== img.height || iou(boxArray(r.box), boxArray(line.box)) < 0.5) continue;
       // Compared where it was before: detection boxes move by a pixel or two between frames.
       const grey = r.box === line.box ? line.grey : (await this.lineInput(img, r.box)).grey;

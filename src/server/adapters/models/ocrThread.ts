@@ -7,6 +7,9 @@ export interface OcrCall {
   width: number;
   height: number;
   data: Uint8Array;
+  /** The sequence the frame is read in, and whether it starts afresh (OcrReader.read). */
+  sequence?: string;
+  fresh?: boolean;
 }
 
 /**
@@ -26,9 +29,9 @@ export class OcrThread {
   }
 
   /** Words on the image (see OcrReader.read); the pixels are copied to the thread. */
-  read(img: RgbImage): Promise<OcrWord[]> {
+  read(img: RgbImage, sequence = '', fresh = false): Promise<OcrWord[]> {
     const data = new Uint8Array(img.data); // a copy of its own, transferred rather than copied again
-    return this.thread.call({ width: img.width, height: img.height, data } satisfies OcrCall, [data.buffer]);
+    return this.thread.call({ width: img.width, height: img.height, data, sequence, fresh } satisfies OcrCall, [data.buffer]);
   }
 
   /** Lets queued reads finish, releases the sessions and ends the thread. */

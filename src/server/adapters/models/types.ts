@@ -43,6 +43,8 @@ export interface VisualFeatures {
  * one at every chunk of the grid, so a chunk's results do not depend on the chunk before.
  */
 export type VisualChain = {
+  /** Names the chain's frames to the OCR reader, which follows captions along it (OcrReader.read). */
+  id: string;
   print: { grey: Uint8Array; width: number; height: number };
   seen: Omit<VisualFeatures, 'text' | 'missing'>;
 } | null;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ClipImageEncoder, clipMissing } from './clip';
 import { dominantColours, regionColours } from './colours';
 import type { CorruptModelFile } from './fetchModels';
@@ -163,6 +164,8 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
   async analyzeChained(images: Buffer[], chain: VisualChain): Promise<{ features: VisualFeatures[]; chain: VisualChain }> {
     // The last frame the models ran on: its fingerprint and what they saw.
     let ref: { print: Fingerprint; seen: Seen } | null = chain;
+    // The OCR reader follows this chain's frames only: jobs analysing at once do not mix their captions.
+    const id = chain?.id ?? randomUUID();
     const decoded = await Promise.all(
       images.map((b) =>
         decodeRgb(b, DECODE_MAX).then(
@@ -173,7 +176,8 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
     );
     const good = decoded.filter((d): d is RgbImage => !(d instanceof Error));
     // Text is read on its own thread, in frame order, while this one runs the other models.
-    const texts = this.m.ocr ? good.map((d) => this.m.ocr!.read(d)) : [];
+    // A new chain (a chunk of the ingest grid starting) follows no caption from before either.
+    const texts = this.m.ocr ? good.map((d, i) => this.m.ocr!.read(d, id, i === 0 && chain === null)) : [];
     // Until awaited below, a failed read must not count as unhandled.
     for (const t of texts) t.catch(() => undefined);
     // A frame near-identical to the last one the models ran on (a still shot: a slide, a screen
@@ -231,7 +235,7 @@ class LocalVisualAnalyzer implements VisualAnalyzer {
       const text: VisualFeatures['text'] = this.m.ocr ? await texts[i]! : [];
       out.push({ ...copySeen(seen), text, missing: [...this.missing] });
     }
-    return { features: out, chain: ref };
+    return { features: out, chain: ref && { id, print: ref.print, seen: ref.seen } };
   }
 
   async embed(image: Buffer): Promise<Float32Array> {
