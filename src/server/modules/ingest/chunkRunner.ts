@@ -122,7 +122,8 @@ export class ChunkRunner {
         .catch(() => undefined);
     };
     deps.log?.info({ mediaId: media.id, stage, chunk: index, chunks: plan.count, pid: process.pid }, 'ingest chunk started');
-    await holdAt(`ingest:chunk:${stage}`, media.filename, { mediaId: media.id, stage, chunk: index });
+    // A test holds one chunk by its file name and index (`ingest:chunk:keyframes@long.mp4#0`), or every chunk of a stage.
+    await holdAt(`ingest:chunk:${stage}`, `${media.filename}#${index}`, { mediaId: media.id, stage, chunk: index });
     const work = path.join(this.h.workDir, `${media.id}-${stage}-${index}`);
     fs.mkdirSync(work, { recursive: true });
     const t0 = performance.now();
