@@ -85,15 +85,10 @@ async function indexKeyframes(
   );
   // The poster becomes a representative keyframe, not the opening's bars or title card (posterFrame.ts).
   if (p.kind === 'image') return;
-  const poster = picture
-    ? await representativePoster(
-        frames.map((f) => ({ t: f.t, file: blobKeys.keyframe(media.id, f.t) })),
-        p.duration,
-        (key) => picture(String(key)),
-      )
-    : await representativePoster(
-        frames.map((f) => ({ t: f.t, file: f.file! })),
-        p.duration,
-      );
+  const poster = await representativePoster(
+    frames.map((f) => ({ t: f.t, file: picture ? blobKeys.keyframe(media.id, f.t) : f.file! })),
+    p.duration,
+    picture && ((key) => picture(String(key))),
+  );
   if (poster) await deps.blobs.put(blobKeys.poster(media.id), poster, 'image/webp');
 }

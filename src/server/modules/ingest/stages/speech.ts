@@ -3,15 +3,20 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { putFile } from '../../../adapters/blobs/blobStore';
 import { blobKeys } from '../../storage/blobKeys';
-import { probeOf, type ChunkedStage, type StageHandler } from './stage';
+import type { MediaRow } from '../../libraries/media.repository';
+import { probeOf, type ChunkedStage, type StageDeps, type StageHandler } from './stage';
+
+/** Whether there is anything to hear: a video with sound, and the speech model. */
+const hearable = (media: MediaRow, deps: StageDeps) => {
+  const p = probeOf(media);
+  return p.kind !== 'image' && !!p.audioCodec && !!deps.models.speech;
+};
 
 /** What is said (pocketsphinx), when the media has sound and the speech model is there. */
 export const speechStage: StageHandler = async ({ media, work, input, onProgress, deps }) => {
-  const p = probeOf(media);
-  if (p.kind === 'image' || !p.audioCodec) return;
-  const speech = deps.models.speech;
-  if (!speech) return;
-  const wav = await deps.tools.extractAudio(input, path.join(work, 'audio.wav'), p.duration);
+  if (!hearable(media, deps)) return;
+  const speech = deps.models.speech!;
+  const wav = await deps.tools.extractAudio(input, path.join(work, 'audio.wav'), probeOf(media).duration);
   if (!wav) return;
   const segments = speech.group(await speech.words(wav, { onProgress }));
   await deps.index.replaceTranscript(media.id, media.library_id, segments);
@@ -26,10 +31,7 @@ const WORK_WAV = 'audio.wav';
  * may be other machines); the merge groups all words into segments as a whole run does.
  */
 export const speechChunks: ChunkedStage<{ words: Array<{ word: string; start: number; end: number }> }> = {
-  applies: (media, deps) => {
-    const p = probeOf(media);
-    return p.kind !== 'image' && !!p.audioCodec && !!deps.models.speech;
-  },
+  applies: hearable,
   prepare: async ({ media, work, input, deps }) => {
     const key = blobKeys.ingestWork(media.id, WORK_WAV);
     if (await deps.blobs.exists(key)) return true;

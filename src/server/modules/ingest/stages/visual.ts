@@ -23,14 +23,7 @@ export const visualStage: StageHandler = async (ctx) => {
   const C = deps.chunking.seconds;
   const pending = new Set((await deps.index.pendingKeyframes(media.id)).map((k) => chunkOf(k.t, C)));
   const chunks = byChunk(await deps.index.keyframes(media.id), C).filter((g) => pending.has(chunkOf(g[0]!.t, C)));
-  const total = chunks.reduce((n, g) => n + g.length, 0);
-  let done = 0;
-  const missing = new Set<string>();
-  for (const frames of chunks) {
-    await analyseChunk(ctx, frames, missing, (n) => onProgress(Math.min(1, (done + n) / Math.max(1, total))));
-    done += frames.length;
-  }
-  if (missing.size) await deps.index.patchState(media.id, { missing: [...missing] });
+  await analyseChunks(ctx, chunks, onProgress);
 };
 
 /** A long media's picture models, one chunk of time each: every keyframe of the chunk, so a retried chunk gives the same. */
@@ -43,17 +36,27 @@ export const visualChunks: ChunkedStage<{ frames: number }> = {
     // The last chunk runs to the end: a frame past the grid's last line (a duration that undercounts) is its own chain, as in a whole run.
     const mine = (t: number) => (range.to === Infinity ? chunkOf(t, C) >= range.index : chunkOf(t, C) === range.index);
     const frames = (await deps.index.keyframes(media.id)).filter((k) => mine(k.t));
-    const missing = new Set<string>();
-    let done = 0;
-    for (const group of byChunk(frames, C)) {
-      await analyseChunk(ctx, group, missing, (n) => onProgress((done + n) / Math.max(1, frames.length)));
-      done += group.length;
-    }
-    if (missing.size) await deps.index.patchState(media.id, { missing: [...missing] });
+    await analyseChunks(ctx, byChunk(frames, C), onProgress);
     return { frames: frames.length };
   },
   merge: async () => undefined,
 };
+
+/** Grid chunks of keyframes through the models, one after another; what could not be computed is recorded on the media. */
+async function analyseChunks(
+  ctx: StageContext,
+  chunks: ReadonlyArray<ReadonlyArray<{ id: string; t: number }>>,
+  onProgress: (f: number) => void,
+) {
+  const total = chunks.reduce((n, g) => n + g.length, 0);
+  let done = 0;
+  const missing = new Set<string>();
+  for (const frames of chunks) {
+    await analyseChunk(ctx, frames, missing, (n) => onProgress(Math.min(1, (done + n) / Math.max(1, total))));
+    done += frames.length;
+  }
+  if (missing.size) await ctx.deps.index.patchState(ctx.media.id, { missing: [...missing] });
+}
 
 /** The keyframes of one grid chunk, in time order, through the models in batches on a chain of their own. */
 async function analyseChunk(
