@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -229,4 +230,52 @@ describe('words for the index', () => {
     expect(cleanWord('x2:4/')).toBeNull();
     expect(cleanWord('7')).toBeNull();
   });
+});
+
+describe('PP-OCR following a sequence of keyframes', () => {
+  // Six keyframes a second apart, as ingest makes them (640 px, JPEG q 4), of a photo panning slowly
+  // under a counter whose middle digits change every frame and a caption that stays.
+  let dir: string;
+  const frames: RgbImage[] = [];
+  beforeAll(async () => {
+    dir = tempDir('ocr-sequence');
+    const font = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-y', '-loop', '1', '-framerate', '30', '-t', '6', '-i', path.join(DARKNET_PHOTOS, 'dog.jpg')],
+      ...[
+        '-vf',
+        `scale=1500:-2,crop=1280:720:x='(iw-1280)*t/40':y='(ih-720)/2',setsar=1,` +
+          `drawtext=fontfile=${font}:text='Frame %{eif\\:n\\:d\\:5}':fontsize=44:fontcolor=yellow:borderw=3:x=(w-tw)/2:y=60,` +
+          `drawtext=fontfile=${font}:text='Welcome to the farm':fontsize=48:fontcolor=white:borderw=3:x=(w-tw)/2:y=h-120,fps=1,scale=640:-2`,
+      ],
+      ...['-q:v', '4', path.join(dir, 'f%d.jpg')],
+    ]);
+    for (let i = 1; i <= 6; i++) frames.push(await decodeRgb(fs.readFileSync(path.join(dir, `f${i}.jpg`)), 1280));
+  }, 60_000);
+  afterAll(() => removeDir(dir));
+
+  it('reads a changed digit again where the lines stay in place, and reuses the caption that stayed', async () => {
+    const [fresh, following] = await Promise.all([
+      OcrReader.open({ threads: 1, recentLines: 0, track: false }),
+      OcrReader.open({ threads: 1 }),
+    ]);
+    try {
+      const counters = new Set<string>();
+      for (const [i, img] of frames.entries()) {
+        const want = (await fresh.read(img)).map((w) => w.word);
+        expect(
+          (await following.read(img, 'video', i === 0)).map((w) => w.word),
+          `keyframe ${i + 1}`,
+        ).toEqual(want);
+        counters.add(want[1] ?? '');
+      }
+      // Every keyframe shows another count, read as it is (not the first keyframe's again)...
+      expect(counters.size).toBe(frames.length);
+      // ...while detection was skipped on some, and the caption was read once only.
+      expect(following.stats.framesTracked).toBeGreaterThan(0);
+      expect(following.stats.linesRead).toBeLessThan(2 * frames.length);
+    } finally {
+      await Promise.all([fresh.close(), following.close()]);
+    }
+  }, 60_000);
 });

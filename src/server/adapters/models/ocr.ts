@@ -182,8 +182,9 @@ export class OcrReader {
   }
 
   /**
-   * The last frame's lines when this frame shows them unchanged in the same places and detection
-   * may be skipped; null when it must run.
+   * The last frame's lines when this frame shows them in the same places and detection may be
+   * skipped; null when it must run. A line whose crop changed beyond a moving background's noise
+   * (sameReading: a digit of a clock or a score) is read again in its place.
    */
   private async unchanged(img: RgbImage, thumb: Uint8Array, f: Following): Promise<RecentLine[] | null> {
     const last = f.last;
@@ -195,12 +196,22 @@ export class OcrReader {
     if (!last.lines.length) return still && last.skipped < 2 ? (last.skipped++, []) : null;
     // A still picture can gain a line too (a slide's next point): look again every few frames.
     if (last.skipped >= (still ? STILL_SKIPS : 1)) return null;
-    for (const l of last.lines) {
+    const changed: Array<{ at: number; input: LineInput }> = [];
+    for (const [at, l] of last.lines.entries()) {
       const now = await this.lineInput(img, l.box);
       if (!sameText(now.grey, l.grey, l.width)) return null;
+      if (!sameReading(now.grey, l.grey, l.width)) changed.push({ at, input: now });
     }
+    const lines = [...last.lines];
+    for (let i = 0; i < changed.length; i += REC_BATCH) {
+      const batch = changed.slice(i, i + REC_BATCH);
+      const read = await this.recognise(batch.map((c) => c.input));
+      batch.forEach((c, k) => (lines[c.at] = { ...lines[c.at]!, grey: c.input.grey, words: read[k]! }));
+      this.stats.linesRead += batch.length;
+    }
+    last.lines = lines;
     last.skipped++;
-    return last.lines;
+    return lines;
   }
 
   /** A recent line in the same place whose crop of this frame still shows the same text. */
@@ -209,7 +220,7 @@ export class OcrReader {
       if (r.frame[0] !== img.width || r.frame[1] !== img.height || iou(boxArray(r.box), boxArray(line.box)) < 0.5) continue;
       // Compared where it was before: detection boxes move by a pixel or two between frames.
       const grey = r.box === line.box ? line.grey : (await this.lineInput(img, r.box)).grey;
-      if (sameText(grey, r.grey, r.width)) return r;
+      if (sameReading(grey, r.grey, r.width)) return r;
     }
     return null;
   }
@@ -335,11 +346,12 @@ const thumbnail = (img: RgbImage) => greyThumbnail(img, 32, 18);
 const boxArray = (b: TextBox) => [b.x1, b.y1, b.x2, b.y2];
 
 /**
- * Whether two 48 px crops of the same place (`width` wide) show the same text: their horizontal
- * gradients correlate (>= 0.7 overall, and >= 0.45 in every 48 px window with strokes in it, so
- * one changed character or digit counts). Gradients, because a caption's strokes stay put while
+ * Whether two 48 px crops of the same place (`width` wide) show text in the same places, so that the
+ * lines found before still frame it: their horizontal gradients correlate (>= 0.7 overall, >= 0.45
+ * in every 48 px window with strokes in it). Gradients, because a caption's strokes stay put while
  * the picture behind a translucent box or an outline moves; measured on the ingest bench's
  * keyframes: the same caption 0.85-0.96 overall and >= 0.68 per window, another caption <= 0.1.
+ * It does not tell one digit from another: sameReading does.
  */
 export function sameText(a: Uint8Array, b: Uint8Array, width: number): boolean {
   if (a.length !== b.length || a.length !== width * REC_HEIGHT) return false;
@@ -354,6 +366,44 @@ export function sameText(a: Uint8Array, b: Uint8Array, width: number): boolean {
     if (c !== null && c < 0.45) return false;
   }
   return true;
+}
+
+/**
+ * Whether two 48 px crops of the same place read the same, so that the words read before may be
+ * reused: in every window of about one character (24 px, overlapping by half) with strokes in it,
+ * the horizontal gradients correlate (>= 0.8) and differ little (their difference <= 0.3 of their
+ * sum). A clock's or a score's one changed digit fails in its window (measured on counters drawn
+ * over photos, read as ingest reads keyframes: correlation <= 0.74, difference >= 0.38), where a
+ * caption over a moving picture passes (>= 0.86 and <= 0.20 with an outline or a 50 % box; a 30 %
+ * box over fast motion often fails and is read again, which costs time, not words).
+ */
+export function sameReading(a: Uint8Array, b: Uint8Array, width: number): boolean {
+  if (a.length !== b.length || a.length !== width * REC_HEIGHT) return false;
+  const ga = gradient(a, width);
+  const gb = gradient(b, width);
+  const win = REC_HEIGHT / 2;
+  for (let x0 = 0; x0 < width; x0 += win / 2) {
+    const x1 = Math.min(width, x0 + win);
+    if (x1 - x0 < win / 2) break;
+    const c = correlation(ga, gb, width, x0, x1);
+    if (c === null) continue;
+    if (c < 0.8 || difference(ga, gb, width, x0, x1) > 0.3) return false;
+  }
+  return true;
+}
+
+/** Sum of |a - b| over columns x0..x1 of two gradient maps, as a fraction of the sum of a + b. */
+function difference(a: Float32Array, b: Float32Array, width: number, x0: number, x1: number): number {
+  let d = 0;
+  let s = 0;
+  for (let y = 0; y < REC_HEIGHT; y++) {
+    for (let x = x0; x < x1; x++) {
+      const [p, q] = [a[y * width + x]!, b[y * width + x]!];
+      d += Math.abs(p - q);
+      s += p + q;
+    }
+  }
+  return s > 0 ? d / s : 0;
 }
 
 function gradient(g: Uint8Array, width: number): Float32Array {
