@@ -50,7 +50,7 @@ export interface IndexModels {
   speech: {
     /** The words of a 16 kHz mono WAV, or of the pieces one chunk of the ingest grid owns (seconds); see SpeechToText.words. */
     words(
-      wavPath: string,
+      audio: string | { samples: Int16Array; rate: number; offset: number; total: number },
       opts?: { onProgress?(f: number): void; chunk?: { from: number; to: number } },
     ): Promise<Array<{ word: string; start: number; end: number }>>;
     /** The whole file's words, in order, into segments. */

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOX_PHRASE, makeSpeechSequence, makeSpeechWav } from '../../../../tests/fixtures/makeMedia';
 import { removeDir, tempDir } from '../../../../tests/fixtures/modelsDir';
 import { createSpeechToText } from './index';
-import { cutNear, groupSegments, parseContinuous, parseV5, splitAtPauses } from './pocketsphinx';
+import { chunkSamples, cutNear, groupSegments, parseContinuous, parseV5, splitAtPauses } from './pocketsphinx';
+
+const whole = (samples: Int16Array, rate: number) => ({ samples, rate, offset: 0, total: samples.length });
 
 /** Share of the expected words found in order-free comparison (pocketsphinx hears "jumps" as "jumped"). */
 const overlap = (heard: string[], said: string[]) => said.filter((w) => heard.includes(w)).length / said.length;
@@ -99,7 +101,7 @@ describe('pocketsphinx speech to text', () => {
     const samples = new Int16Array(rate * 40);
     // Loud everywhere except a 0.5 s gap at 31 s.
     for (let i = 0; i < samples.length; i++) samples[i] = i > rate * 31 && i < rate * 31.5 ? 0 : Math.round(8000 * Math.sin(i / 5));
-    const chunks = splitAtPauses(samples, rate, 25);
+    const chunks = splitAtPauses(whole(samples, rate), 25);
     expect(chunks).toHaveLength(2);
     const cut = chunks[0][1] / rate;
     expect(cut).toBeGreaterThan(31);
@@ -118,18 +120,28 @@ describe('pocketsphinx speech to text', () => {
       if (i % 1600 === 0) level = rand() < 0.06 ? 40 + rand() * 200 : 1000 + rand() * 12000;
       samples[i] = Math.round((rand() * 2 - 1) * level);
     }
+    const audio = whole(samples, rate);
     for (const target of [25, 30]) {
-      const whole = splitAtPauses(samples, rate, target);
-      expect(whole).toEqual(sequentialSplit(samples, rate, target));
-      expect(whole.length).toBeGreaterThan(10);
-      for (const [, end] of whole.slice(0, -1)) expect(cutNear(samples, rate, Math.round(end / rate / target) * target)).toBe(end);
+      const pieces = splitAtPauses(audio, target);
+      expect(pieces).toEqual(sequentialSplit(samples, rate, target));
+      expect(pieces.length).toBeGreaterThan(10);
+      for (const [, end] of pieces.slice(0, -1)) expect(cutNear(audio, Math.round(end / rate / target) * target)).toBe(end);
     }
-    // Chunks of the ingest grid (multiples of the piece length) hold the whole file's pieces, each once.
+    // Chunks of the ingest grid (multiples of the piece length) hold the whole file's pieces, each
+    // once, whether a chunk has all the audio or only the window it reads (chunkSamples).
     for (const grid of [30, 60, 120]) {
-      const chunks = Array.from({ length: Math.ceil(421 / grid) }, (_, k) =>
-        splitAtPauses(samples, rate, 30, { from: k * grid, to: (k + 1) * grid >= 421 ? Infinity : (k + 1) * grid }),
-      );
-      expect(chunks.flat()).toEqual(splitAtPauses(samples, rate, 30));
+      const ranges = Array.from({ length: Math.ceil(421 / grid) }, (_, k) => ({
+        from: k * grid,
+        to: (k + 1) * grid >= 421 ? Infinity : (k + 1) * grid,
+      }));
+      const chunks = ranges.map((chunk) => splitAtPauses(audio, 30, chunk));
+      expect(chunks.flat()).toEqual(splitAtPauses(audio, 30));
+      const windowed = ranges.map((chunk) => {
+        const [start, end] = chunkSamples(samples.length, rate, chunk);
+        expect(end - start).toBeLessThan((grid + 21) * rate);
+        return splitAtPauses({ samples: samples.subarray(start, end), rate, offset: start, total: samples.length }, 30, chunk);
+      });
+      expect(windowed).toEqual(chunks);
     }
   });
 });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BACKGROUND, spawnTool } from '../process/tools';
-import { ModelMissingError, ModelRunError, type Segment, type SpeechToText } from './types';
+import { ModelMissingError, ModelRunError, type AudioWindow, type Segment, type SpeechToText } from './types';
 
 export type Word = { word: string; start: number; end: number };
 
@@ -87,19 +87,19 @@ export class PocketsphinxSpeech implements SpeechToText {
    * The effort follows the whole file's length, whichever part is decoded.
    */
   async words(
-    wavPath16kMono: string,
+    audio: string | AudioWindow,
     opts: { onProgress?(fraction: number): void; chunk?: { from: number; to: number } } = {},
   ): Promise<Word[]> {
-    const wav = readWav(wavPath16kMono);
-    const effort = this.opts.effort ?? (wav.samples.length / wav.rate > FAST_SPEECH_AFTER_SECONDS ? 'fast' : 'accurate');
-    const pieces = splitAtPauses(wav.samples, wav.rate, this.pieceSeconds, opts.chunk);
+    const wav = typeof audio === 'string' ? wholeWindow(readWav(audio)) : audio;
+    const effort = this.opts.effort ?? (wav.total / wav.rate > FAST_SPEECH_AFTER_SECONDS ? 'fast' : 'accurate');
+    const pieces = splitAtPauses(wav, this.pieceSeconds, opts.chunk);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'clipseek-stt-'));
     try {
       let done = 0;
       opts.onProgress?.(0);
       const results = await mapLimit(pieces, this.opts.parallel ?? Math.min(2, os.availableParallelism()), async ([from, to], i) => {
         const file = path.join(tmp, `piece${i}.wav`);
-        writeWav(file, wav.samples.subarray(from, to), wav.rate);
+        writeWav(file, wav.samples.subarray(from - wav.offset, to - wav.offset), wav.rate);
         const words = await this.decode(file, effort);
         fs.rmSync(file, { force: true });
         opts.onProgress?.(++done / pieces.length);
@@ -205,40 +205,62 @@ export function groupSegments(words: Word[], pause: number, maxWords: number): S
 
 const round = (t: number) => Math.round(t * 100) / 100;
 
-/** 16-bit PCM samples of a mono WAV; other layouts are refused with a message saying what is expected. */
-function readWav(file: string): { samples: Int16Array; rate: number } {
-  const buf = fs.readFileSync(file);
-  if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE')
-    throw new ModelRunError('speech (pocketsphinx)', `${file} is not a WAV file`);
+/** Where a WAV's samples are: `dataOffset` bytes in, `dataBytes` long (null when its header does not say). */
+export interface WavLayout {
+  rate: number;
+  dataOffset: number;
+  dataBytes: number | null;
+}
+
+/**
+ * The layout of a 16 kHz mono 16-bit WAV from its first bytes (the chunks before its samples);
+ * other layouts are refused with a message saying what is expected.
+ */
+export function wavLayout(head: Buffer, name: string): WavLayout {
+  if (head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE')
+    throw new ModelRunError('speech (pocketsphinx)', `${name} is not a WAV file`);
   let pos = 12;
   let rate = 0;
   let channels = 0;
   let bits = 0;
-  while (pos + 8 <= buf.length) {
-    const id = buf.toString('ascii', pos, pos + 4);
-    const size = buf.readUInt32LE(pos + 4);
+  while (pos + 8 <= head.length) {
+    const id = head.toString('ascii', pos, pos + 4);
+    const size = head.readUInt32LE(pos + 4);
     if (id === 'fmt ') {
-      channels = buf.readUInt16LE(pos + 10);
-      rate = buf.readUInt32LE(pos + 12);
-      bits = buf.readUInt16LE(pos + 22);
+      channels = head.readUInt16LE(pos + 10);
+      rate = head.readUInt32LE(pos + 12);
+      bits = head.readUInt16LE(pos + 22);
     } else if (id === 'data') {
       if (channels !== 1 || bits !== 16 || rate !== 16000) {
         throw new ModelRunError(
           'speech (pocketsphinx)',
-          `${file} is ${rate} Hz, ${channels} channel(s), ${bits}-bit; expected 16000 Hz mono 16-bit`,
+          `${name} is ${rate} Hz, ${channels} channel(s), ${bits}-bit; expected 16000 Hz mono 16-bit`,
         );
       }
-      // ffmpeg writes 0xFFFFFFFF sizes when streaming to a pipe: take what is there.
-      const end = Math.min(buf.length, pos + 8 + size);
-      const bytes = buf.subarray(pos + 8, end - ((end - pos - 8) % 2));
-      const samples = new Int16Array(bytes.length / 2);
-      for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
-      return { samples, rate };
+      // ffmpeg writes 0xFFFFFFFF sizes when streaming to a pipe: then what is there is the audio.
+      return { rate, dataOffset: pos + 8, dataBytes: size === 0xffffffff ? null : size };
     }
     pos += 8 + size + (size % 2);
   }
-  throw new ModelRunError('speech (pocketsphinx)', `${file} has no audio data`);
+  throw new ModelRunError('speech (pocketsphinx)', `${name} has no audio data`);
 }
+
+/** Little-endian 16-bit samples of `bytes` (an odd last byte is dropped). */
+export function pcmSamples(bytes: Buffer): Int16Array {
+  const samples = new Int16Array(Math.floor(bytes.length / 2));
+  for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
+  return samples;
+}
+
+/** 16-bit PCM samples of a mono WAV. */
+function readWav(file: string): { samples: Int16Array; rate: number } {
+  const buf = fs.readFileSync(file);
+  const layout = wavLayout(buf, file);
+  const end = Math.min(buf.length, layout.dataOffset + (layout.dataBytes ?? buf.length));
+  return { samples: pcmSamples(buf.subarray(layout.dataOffset, end)), rate: layout.rate };
+}
+
+const wholeWindow = (wav: { samples: Int16Array; rate: number }): AudioWindow => ({ ...wav, offset: 0, total: wav.samples.length });
 
 function writeWav(file: string, samples: Int16Array, rate: number): void {
   const header = Buffer.alloc(44);
@@ -278,8 +300,8 @@ export function pieceMarks(total: number, rate: number, target: number): number[
  * index. It reads only the samples within 10.3 s of the mark, so a chunk of a long media finds the
  * same cut as a run over the whole file (the energy sums are whole numbers below 2^53: exact).
  */
-export function cutNear(samples: Int16Array, rate: number, mark: number): number {
-  const total = samples.length;
+export function cutNear(audio: AudioWindow, mark: number): number {
+  const { samples, rate, offset, total } = audio;
   const frame = Math.round(rate * 0.01);
   const frames = Math.ceil(total / frame);
   const win = CUT_WINDOW_FRAMES;
@@ -288,7 +310,7 @@ export function cutNear(samples: Int16Array, rate: number, mark: number): number
   const hi = Math.min(frames - win, centre + CUT_REACH_FRAMES);
   const energy = (f: number) => {
     let s = 0;
-    for (let i = f * frame; i < Math.min(total, (f + 1) * frame); i++) s += samples[i]! * samples[i]!;
+    for (let i = f * frame; i < Math.min(total, (f + 1) * frame); i++) s += samples[i - offset]! * samples[i - offset]!;
     return s;
   };
   const e = new Float64Array(Math.max(0, Math.min(frames, hi + win) - lo));
@@ -314,18 +336,13 @@ export function cutNear(samples: Int16Array, rate: number, mark: number): number
  * two marks then never overlap. With `chunk` (seconds on the ingest grid), only the pieces whose
  * marks lie in [from, to): a chunked ingest decodes each piece in exactly one chunk.
  */
-export function splitAtPauses(
-  samples: Int16Array,
-  rate: number,
-  target: number,
-  chunk?: { from: number; to: number },
-): Array<[number, number]> {
-  const total = samples.length;
+export function splitAtPauses(audio: AudioWindow, target: number, chunk?: { from: number; to: number }): Array<[number, number]> {
+  const { rate, total } = audio;
   const marks = pieceMarks(total, rate, target);
   // Piece i starts at mark i * target (piece 0 at 0) and ends at the next piece's start.
   const first = chunk ? Math.max(0, Math.ceil(chunk.from / target - 1e-9)) : 0;
   const last = chunk ? Math.min(marks.length, Math.ceil(chunk.to / target - 1e-9) - 1) : marks.length;
-  const start = (i: number) => (i === 0 ? 0 : i > marks.length ? total : cutNear(samples, rate, marks[i - 1]!));
+  const start = (i: number) => (i === 0 ? 0 : i > marks.length ? total : cutNear(audio, marks[i - 1]!));
   const pieces: Array<[number, number]> = [];
   let from = start(first);
   for (let i = first; i <= last; i++) {
@@ -334,6 +351,19 @@ export function splitAtPauses(
     from = Math.max(from, to);
   }
   return pieces;
+}
+
+/**
+ * The samples [start, end) of audio `total` samples long that the pieces of `chunk` (seconds on
+ * the ingest grid) are found and decoded from: the chunk and the reach of the cuts near its ends
+ * (cutNear), in whole energy frames. A chunk reads only these, not the whole audio.
+ */
+export function chunkSamples(total: number, rate: number, chunk: { from: number; to: number }): [number, number] {
+  const frame = Math.round(rate * 0.01);
+  const reach = (CUT_REACH_FRAMES + CUT_WINDOW_FRAMES + 2) * frame;
+  const start = Math.max(0, Math.floor((chunk.from * rate - reach) / frame) * frame);
+  const end = Math.min(total, Math.ceil((Math.min(chunk.to * rate, total) + reach) / frame) * frame);
+  return [Math.min(start, end), end];
 }
 
 /**

@@ -79,6 +79,17 @@ export interface Segment {
   words: Array<{ word: string; start: number; end: number }>;
 }
 
+/**
+ * Samples [offset, offset + samples.length) of 16 kHz mono audio `total` samples long: what a
+ * chunk of a long media's speech reads of its audio (pocketsphinx.ts chunkSamples).
+ */
+export interface AudioWindow {
+  samples: Int16Array;
+  rate: number;
+  offset: number;
+  total: number;
+}
+
 /** Speech to text with word timestamps. */
 export interface SpeechToText {
   readonly name: string;
@@ -87,9 +98,10 @@ export interface SpeechToText {
   /**
    * The words of the whole file or of one chunk of the ingest grid (seconds): the words of all
    * chunks, in order, are the whole file's; `group` then makes the same segments as `transcribe`.
+   * A chunk may be given only the window of audio it reads (chunkSamples).
    */
   words(
-    wavPath16kMono: string,
+    audio: string | AudioWindow,
     opts?: { onProgress?(fraction: number): void; chunk?: { from: number; to: number } },
   ): Promise<Array<{ word: string; start: number; end: number }>>;
   group(words: Array<{ word: string; start: number; end: number }>): Segment[];

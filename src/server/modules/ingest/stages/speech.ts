@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { putFile } from '../../../adapters/blobs/blobStore';
+import { putFile, readAll } from '../../../adapters/blobs/blobStore';
+import { chunkSamples, pcmSamples, wavLayout } from '../../../adapters/models/pocketsphinx';
 import { blobKeys } from '../../storage/blobKeys';
 import type { MediaRow } from '../../libraries/media.repository';
 import { probeOf, type ChunkedStage, type StageDeps, type StageHandler } from './stage';
@@ -24,6 +23,8 @@ export const speechStage: StageHandler = async ({ media, work, input, onProgress
 
 /** The shared audio of a chunked media's speech: 16 kHz mono WAV, extracted once by the stage's job. */
 const WORK_WAV = 'audio.wav';
+/** ffmpeg's WAV header (RIFF, fmt, LIST with its encoder's name, then data) fits in this many bytes. */
+const WAV_HEAD_BYTES = 4096;
 
 /**
  * A long media's speech, one chunk of time each: each decodes the speech pieces whose cuts fall in
@@ -40,10 +41,21 @@ export const speechChunks: ChunkedStage<{ words: Array<{ word: string; start: nu
     await putFile(deps.blobs, key, wav, 'audio/wav');
     return true;
   },
-  chunk: async ({ media, work, deps, range, onProgress }) => {
-    const file = path.join(work, WORK_WAV);
-    await pipeline(await deps.blobs.read(blobKeys.ingestWork(media.id, WORK_WAV)), fs.createWriteStream(file));
-    return { words: await deps.models.speech!.words(file, { chunk: { from: range.from, to: range.to }, onProgress }) };
+  // A chunk reads its own stretch of the WAV and the reach of its cuts (a few MB), not the whole
+  // audio (230 MB for 2 hours), with two ranged reads: the header, then its samples.
+  chunk: async ({ media, deps, range, onProgress }) => {
+    const key = blobKeys.ingestWork(media.id, WORK_WAV);
+    const size = await deps.blobs.size(key);
+    const layout = wavLayout(await readAll(await deps.blobs.read(key, { start: 0, end: Math.min(size, WAV_HEAD_BYTES) })), key);
+    const total = Math.floor(Math.min(layout.dataBytes ?? Infinity, size - layout.dataOffset) / 2);
+    const chunk = { from: range.from, to: range.to };
+    const [start, end] = chunkSamples(total, layout.rate, chunk);
+    const bytes =
+      end > start
+        ? await readAll(await deps.blobs.read(key, { start: layout.dataOffset + 2 * start, end: layout.dataOffset + 2 * end }))
+        : Buffer.alloc(0);
+    const audio = { samples: pcmSamples(bytes), rate: layout.rate, offset: start, total };
+    return { words: await deps.models.speech!.words(audio, { chunk, onProgress }) };
   },
   merge: async ({ media, deps }, results) => {
     const segments = deps.models.speech!.group(results.flatMap((r) => r.words));
