@@ -62,11 +62,12 @@ export class ChunkRunner {
   ): Promise<number | null> {
     const { deps } = this.h;
     const handler = CHUNKED_STAGES[stage];
-    const done = await deps.index.doneChunks(media.id, stage);
+    const recorded = await deps.index.doneChunkIndexes(media.id, stage);
+    let ms = 0;
     try {
-      if (done.length < plan.count) {
+      if (recorded.length < plan.count) {
         if (!(await handler.prepare(ctx))) return 0;
-        const have = new Set(done.map((c) => c.idx));
+        const have = new Set(recorded);
         const queued: number[] = [];
         for (let index = 0; index < plan.count; index++) {
           if (have.has(index)) continue;
@@ -76,17 +77,19 @@ export class ChunkRunner {
         deps.log?.info({ mediaId: media.id, stage, chunks: plan.count, queued }, 'ingest stage split into chunks');
         return null;
       }
+      const done = await deps.index.doneChunks(media.id, stage);
       await handler.merge(
         { ...ctx, state: await deps.index.state(media.id) },
         done.map((c) => c.result),
       );
+      ms = done.reduce((sum, c) => sum + (c.ms ?? 0), 0);
     } catch (err) {
       await this.h.fail(media.id, stage, err as Error);
       return null;
     }
     // Merged: the chunks are in the index now. Keyframes made again leave no visual chunk standing on the old ones.
     await deps.index.clearChunks(media.id, stage === 'keyframes' ? ['keyframes', 'visual'] : [stage]);
-    return done.reduce((sum, c) => sum + (c.ms ?? 0), 0);
+    return ms;
   }
 
   /**
@@ -101,10 +104,10 @@ export class ChunkRunner {
     const state = await deps.index.state(mediaId);
     const plan = state.chunking;
     if (state.done.includes(stage) || !plan || index >= plan.count) return;
-    const recorded = (await deps.index.doneChunks(mediaId, stage)).some((c) => c.idx === index);
+    const recorded = (await deps.index.doneChunkIndexes(mediaId, stage)).includes(index);
     if (!recorded && !(await this.h.heavy(() => this.runOnce(media, stage, index, state)))) return;
     // Each finishing chunk counts after recording its own: of two finishing together, the later sees both.
-    if ((await deps.index.doneChunks(mediaId, stage)).length >= plan.count) await this.h.queueStage(stage, mediaId);
+    if ((await deps.index.doneChunkIndexes(mediaId, stage)).length >= plan.count) await this.h.queueStage(stage, mediaId);
   }
 
   private async runOnce(media: MediaRow, stage: ChunkStage, index: number, state: IngestState): Promise<boolean> {

@@ -265,6 +265,19 @@ export class IndexRepository {
   }
 
   /** The done chunks of a media's stage, in order, with their results. */
+  /** The indexes of a stage's recorded chunks, without their results (counting them reads no result). */
+  async doneChunkIndexes(mediaId: string, stage: string): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('ingest_chunks')
+      .select('idx')
+      .where('media_id', '=', mediaId)
+      .where('stage', '=', stage)
+      .where('done_at', 'is not', null)
+      .orderBy('idx')
+      .execute();
+    return rows.map((r) => r.idx);
+  }
+
   async doneChunks(mediaId: string, stage: string): Promise<Array<{ idx: number; result: unknown; ms: number | null }>> {
     return this.db
       .selectFrom('ingest_chunks')
