@@ -30,9 +30,6 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          // A page waits on the API, and the integration tests run beside the browser on 2 cores:
-          // expect.poll's 1 s default timed out where the app was only slow (account.test.ts item 8).
-          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
