@@ -131,6 +131,8 @@ describe('issue 37, item 15: the small ones', () => {
     // No account yet: register from the sign-in page, then verify the email.
     await page.getByRole('link', { name: MSG.noAccountLink }).click();
     await waitForPath(page, ROUTES.register);
+    // The URL changes as the register screen loads; until it shows, 'Email' is still sign-in's field.
+    await page.getByRole('heading', { name: MSG.registerHeading }).waitFor();
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByLabel('Confirm password').fill(password);
