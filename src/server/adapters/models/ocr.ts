@@ -151,12 +151,8 @@ export class OcrReader {
     }
     // Similar widths in one batch, so little of each run is padding.
     todo.sort((a, b) => lines[a]!.width - lines[b]!.width);
-    for (let i = 0; i < todo.length; i += REC_BATCH) {
-      const batch = todo.slice(i, i + REC_BATCH);
-      const read = await this.recognise(batch.map((j) => lines[j]!));
-      batch.forEach((j, k) => (out[j] = read[k]!));
-      this.stats.linesRead += batch.length;
-    }
+    const read = await this.readLines(todo.map((j) => lines[j]!));
+    todo.forEach((j, k) => (out[j] = read[k]!));
     const seen = lines.map((l, i): RecentLine => ({
       frame: [img.width, img.height],
       box: l.box,
@@ -184,7 +180,7 @@ export class OcrReader {
   /**
    * The last frame's lines when this frame shows them in the same places and detection may be
    * skipped; null when it must run. A line whose crop changed beyond a moving background's noise
-   * (sameReading: a digit of a clock or a score) is read again in its place.
+   * (not the same reading: a digit of a clock or a score) is read again in its place.
    */
   private async unchanged(img: RgbImage, thumb: Uint8Array, f: Following): Promise<RecentLine[] | null> {
     const last = f.last;
@@ -199,16 +195,13 @@ export class OcrReader {
     const changed: Array<{ at: number; input: LineInput }> = [];
     for (const [at, l] of last.lines.entries()) {
       const now = await this.lineInput(img, l.box);
-      if (!sameText(now.grey, l.grey, l.width)) return null;
-      if (!sameReading(now.grey, l.grey, l.width)) changed.push({ at, input: now });
+      const same = sameLine(now.grey, l.grey, l.width);
+      if (same === 'no') return null;
+      if (same === 'text') changed.push({ at, input: now });
     }
     const lines = [...last.lines];
-    for (let i = 0; i < changed.length; i += REC_BATCH) {
-      const batch = changed.slice(i, i + REC_BATCH);
-      const read = await this.recognise(batch.map((c) => c.input));
-      batch.forEach((c, k) => (lines[c.at] = { ...lines[c.at]!, grey: c.input.grey, words: read[k]! }));
-      this.stats.linesRead += batch.length;
-    }
+    const read = await this.readLines(changed.map((c) => c.input));
+    changed.forEach((c, k) => (lines[c.at] = { ...lines[c.at]!, grey: c.input.grey, words: read[k]! }));
     last.lines = lines;
     last.skipped++;
     return lines;
@@ -220,7 +213,7 @@ export class OcrReader {
       if (r.frame[0] !== img.width || r.frame[1] !== img.height || iou(boxArray(r.box), boxArray(line.box)) < 0.5) continue;
       // Compared where it was before: detection boxes move by a pixel or two between frames.
       const grey = r.box === line.box ? line.grey : (await this.lineInput(img, r.box)).grey;
-      if (sameReading(grey, r.grey, r.width)) return r;
+      if (sameLine(grey, r.grey, r.width) === 'reading') return r;
     }
     return null;
   }
@@ -276,6 +269,14 @@ export class OcrReader {
       grey[i] = (r * 77 + g * 150 + b * 29) >> 8;
     }
     return { box, width, chw, grey };
+  }
+
+  /** The lines' words, recognised REC_BATCH lines a run, in their order; counted as lines read. */
+  private async readLines(lines: LineInput[]): Promise<OcrWord[][]> {
+    const out: OcrWord[][] = [];
+    for (let i = 0; i < lines.length; i += REC_BATCH) out.push(...(await this.recognise(lines.slice(i, i + REC_BATCH))));
+    this.stats.linesRead += lines.length;
+    return out;
   }
 
   private async recognise(lines: LineInput[]): Promise<OcrWord[][]> {
@@ -346,50 +347,43 @@ const thumbnail = (img: RgbImage) => greyThumbnail(img, 32, 18);
 const boxArray = (b: TextBox) => [b.x1, b.y1, b.x2, b.y2];
 
 /**
- * Whether two 48 px crops of the same place (`width` wide) show text in the same places, so that the
- * lines found before still frame it: their horizontal gradients correlate (>= 0.7 overall, >= 0.45
- * in every 48 px window with strokes in it). Gradients, because a caption's strokes stay put while
- * the picture behind a translucent box or an outline moves; measured on the ingest bench's
- * keyframes: the same caption 0.85-0.96 overall and >= 0.68 per window, another caption <= 0.1.
- * It does not tell one digit from another: sameReading does.
+ * How two 48 px crops of the same place (`width` wide) compare, from their horizontal gradients
+ * (computed once for both tests). Gradients, because a caption's strokes stay put while the picture
+ * behind a translucent box or an outline moves.
+ * - 'text' or better: they show text in the same places, so that the lines found before still frame
+ *   it: the gradients correlate (>= 0.7 overall, >= 0.45 in every 48 px window with strokes in it).
+ *   Measured on the ingest bench's keyframes: the same caption 0.85-0.96 overall and >= 0.68 per
+ *   window, another caption <= 0.1. It does not tell one digit from another.
+ * - 'reading': they also read the same, so that the words read before may be reused: in every window
+ *   of about one character (24 px, overlapping by half) with strokes in it, the gradients correlate
+ *   (>= 0.8) and differ little (their difference <= 0.3 of their sum). A clock's or a score's one
+ *   changed digit fails in its window (measured on counters drawn over photos, read as ingest reads
+ *   keyframes: correlation <= 0.74, difference >= 0.38), where a caption over a moving picture passes
+ *   (>= 0.86 and <= 0.20 with an outline or a 50 % box; a 30 % box over fast motion often fails and
+ *   is read again, which costs time, not words).
+ * - 'no': neither.
  */
-export function sameText(a: Uint8Array, b: Uint8Array, width: number): boolean {
-  if (a.length !== b.length || a.length !== width * REC_HEIGHT) return false;
+export function sameLine(a: Uint8Array, b: Uint8Array, width: number): 'no' | 'text' | 'reading' {
+  if (a.length !== b.length || a.length !== width * REC_HEIGHT) return 'no';
   const ga = gradient(a, width);
   const gb = gradient(b, width);
   const all = correlation(ga, gb, width, 0, width);
-  if (all !== null && all < 0.7) return false;
+  if (all !== null && all < 0.7) return 'no';
   for (let x0 = 0; x0 < width; x0 += REC_HEIGHT / 2) {
     const x1 = Math.min(width, x0 + REC_HEIGHT);
     if (x1 - x0 < REC_HEIGHT / 2) break;
     const c = correlation(ga, gb, width, x0, x1);
-    if (c !== null && c < 0.45) return false;
+    if (c !== null && c < 0.45) return 'no';
   }
-  return true;
-}
-
-/**
- * Whether two 48 px crops of the same place read the same, so that the words read before may be
- * reused: in every window of about one character (24 px, overlapping by half) with strokes in it,
- * the horizontal gradients correlate (>= 0.8) and differ little (their difference <= 0.3 of their
- * sum). A clock's or a score's one changed digit fails in its window (measured on counters drawn
- * over photos, read as ingest reads keyframes: correlation <= 0.74, difference >= 0.38), where a
- * caption over a moving picture passes (>= 0.86 and <= 0.20 with an outline or a 50 % box; a 30 %
- * box over fast motion often fails and is read again, which costs time, not words).
- */
-export function sameReading(a: Uint8Array, b: Uint8Array, width: number): boolean {
-  if (a.length !== b.length || a.length !== width * REC_HEIGHT) return false;
-  const ga = gradient(a, width);
-  const gb = gradient(b, width);
   const win = REC_HEIGHT / 2;
   for (let x0 = 0; x0 < width; x0 += win / 2) {
     const x1 = Math.min(width, x0 + win);
     if (x1 - x0 < win / 2) break;
     const c = correlation(ga, gb, width, x0, x1);
     if (c === null) continue;
-    if (c < 0.8 || difference(ga, gb, width, x0, x1) > 0.3) return false;
+    if (c < 0.8 || difference(ga, gb, width, x0, x1) > 0.3) return 'text';
   }
-  return true;
+  return 'reading';
 }
 
 /** Sum of |a - b| over columns x0..x1 of two gradient maps, as a fraction of the sum of a + b. */
