@@ -344,6 +344,7 @@ try {
   let expected = 0;
   let found = 0;
   let stray = 0;
+  const misses: string[] = [];
   for (const f of frames) {
     const t = Number(f.t);
     const c = captions.find((x) => t > x.start + 0.1 && t < x.end - 0.1);
@@ -356,10 +357,13 @@ try {
     const e = expectedWords([c.text]);
     expected += e.length;
     found += e.filter((w) => words.has(w)).length;
+    const lost = e.filter((w) => !words.has(w));
+    if (lost.length) misses.push(`${t.toFixed(2)} s: ${lost.join(' ')} (read "${f.ocr}")`);
   }
   console.log(
     `  captions: ${((100 * found) / Math.max(1, expected)).toFixed(1)}% of caption words found in the text of ${shown} keyframes showing one; ${stray} keyframes between captions with words`,
   );
+  if (misses.length) console.log(`  caption words not found: ${misses.slice(0, 10).join('; ')}${misses.length > 10 ? '; ...' : ''}`);
   // Still shots (issue 41): a 2-minute slide talk (six photos held 20 s each, camera-like noise, a
   // caption changing every 5 s, no sound). Its keyframes come every 2 s as above; the picture models
   // run once a slide and the later keyframes take their results, OCR still reads every one.

@@ -22,7 +22,7 @@ export interface OcrOptions extends SessionOptions {
   minConfidence?: number;
   /** The detector sees the image with its long side at most this (default 960). */
   detectMaxSide?: number;
-  /** Lines that look the same as one of this many recent ones, in the same place, are not read again (default 16; 0 = always read). */
+  /** Lines that look the same as one of this many recent ones (the last read in each place), in the same place, are not read again (default 16; 0 = always read). */
   recentLines?: number;
   /**
    * Skip detection on a frame whose lines are all still there unchanged from the last frame read
@@ -161,7 +161,13 @@ export class OcrReader {
       words: out[i]!,
     }));
     if (this.o.recentLines) {
-      for (const [i, r] of seen.entries()) if (todo.includes(i)) f.recent.unshift(r);
+      // A line read anew takes the place of the recent ones where it is (they read otherwise: a
+      // counter's earlier values), so that each place is compared once, not once for each value.
+      for (const [i, r] of seen.entries()) {
+        if (!todo.includes(i)) continue;
+        f.recent = f.recent.filter((o) => !samePlace(o, r));
+        f.recent.unshift(r);
+      }
       f.recent.length = Math.min(f.recent.length, this.o.recentLines);
     }
     f.last = { width: img.width, height: img.height, thumb, lines: seen, skipped: 0 };
@@ -178,9 +184,11 @@ export class OcrReader {
   }
 
   /**
-   * The last frame's lines when this frame shows them in the same places and detection may be
-   * skipped; null when it must run. A line whose crop changed beyond a moving background's noise
-   * (not the same reading: a digit of a clock or a score) is read again in its place.
+   * The last frame's lines when this frame shows them, reading the same, in the same places and
+   * detection may be skipped; null when it must run. A line whose text changed (a digit of a clock or
+   * a score) is not read again in its old box: what changed may have grown past it, or text may have
+   * appeared beside it (a timer's 'time 6666' after 'Lap 11 time'), so the frame is detected afresh,
+   * and the lines that stayed are reused from the recent ones.
    */
   private async unchanged(img: RgbImage, thumb: Uint8Array, f: Following): Promise<RecentLine[] | null> {
     const last = f.last;
@@ -192,28 +200,21 @@ export class OcrReader {
     if (!last.lines.length) return still && last.skipped < 2 ? (last.skipped++, []) : null;
     // A still picture can gain a line too (a slide's next point): look again every few frames.
     if (last.skipped >= (still ? STILL_SKIPS : 1)) return null;
-    const changed: Array<{ at: number; input: LineInput }> = [];
-    for (const [at, l] of last.lines.entries()) {
+    for (const l of last.lines) {
       const now = await this.lineInput(img, l.box);
-      const same = sameLine(now.grey, l.grey, l.width);
-      if (same === 'no') return null;
-      if (same === 'text') changed.push({ at, input: now });
+      if (!sameReading(now.grey, l.grey, l.width)) return null;
     }
-    const lines = [...last.lines];
-    const read = await this.readLines(changed.map((c) => c.input));
-    changed.forEach((c, k) => (lines[c.at] = { ...lines[c.at]!, grey: c.input.grey, words: read[k]! }));
-    last.lines = lines;
     last.skipped++;
-    return lines;
+    return last.lines;
   }
 
   /** A recent line in the same place whose crop of this frame still shows the same text. */
   private async seenBefore(img: RgbImage, line: LineInput, f: Following): Promise<RecentLine | null> {
     for (const r of f.recent) {
-      if (r.frame[0] !== img.width || r.frame[1] !== img.height || iou(boxArray(r.box), boxArray(line.box)) < 0.5) continue;
+      if (!samePlace(r, { frame: [img.width, img.height], box: line.box })) continue;
       // Compared where it was before: detection boxes move by a pixel or two between frames.
       const grey = r.box === line.box ? line.grey : (await this.lineInput(img, r.box)).grey;
-      if (sameLine(grey, r.grey, r.width) === 'reading') return r;
+      if (sameReading(grey, r.grey, r.width)) return r;
     }
     return null;
   }
@@ -346,34 +347,36 @@ const thumbnail = (img: RgbImage) => greyThumbnail(img, 32, 18);
 
 const boxArray = (b: TextBox) => [b.x1, b.y1, b.x2, b.y2];
 
+/** Whether two lines are in one place of same-sized frames (their boxes overlap by half or more). */
+const samePlace = (a: Pick<RecentLine, 'frame' | 'box'>, b: Pick<RecentLine, 'frame' | 'box'>) =>
+  a.frame[0] === b.frame[0] && a.frame[1] === b.frame[1] && iou(boxArray(a.box), boxArray(b.box)) >= 0.5;
+
 /**
- * How two 48 px crops of the same place (`width` wide) compare, from their horizontal gradients
- * (computed once for both tests). Gradients, because a caption's strokes stay put while the picture
- * behind a translucent box or an outline moves.
- * - 'text' or better: they show text in the same places, so that the lines found before still frame
- *   it: the gradients correlate (>= 0.7 overall, >= 0.45 in every 48 px window with strokes in it).
- *   Measured on the ingest bench's keyframes: the same caption 0.85-0.96 overall and >= 0.68 per
- *   window, another caption <= 0.1. It does not tell one digit from another.
- * - 'reading': they also read the same, so that the words read before may be reused: in every window
- *   of about one character (24 px, overlapping by half) with strokes in it, the gradients correlate
- *   (>= 0.8) and differ little (their difference <= 0.3 of their sum). A clock's or a score's one
- *   changed digit fails in its window (measured on counters drawn over photos, read as ingest reads
- *   keyframes: correlation <= 0.74, difference >= 0.38), where a caption over a moving picture passes
- *   (>= 0.86 and <= 0.20 with an outline or a 50 % box; a 30 % box over fast motion often fails and
- *   is read again, which costs time, not words).
- * - 'no': neither.
+ * Whether two 48 px crops of the same place (`width` wide) read the same, so that the words read
+ * before may be reused there, from their horizontal gradients (a caption's strokes stay put while the
+ * picture behind a translucent box or an outline moves):
+ * - they show text in the same places: the gradients correlate >= 0.7 overall and >= 0.45 in every
+ *   48 px window with strokes in it (measured on the ingest bench's keyframes: the same caption
+ *   0.85-0.96 overall and >= 0.68 per window, another caption <= 0.1); that does not tell one digit
+ *   from another, so also
+ * - in every window of about one character (24 px, overlapping by half) with strokes in it, the
+ *   gradients correlate >= 0.8 and differ little (their difference <= 0.3 of their sum). A clock's or
+ *   a score's one changed digit fails in its window (measured on counters drawn over photos, read as
+ *   ingest reads keyframes: correlation <= 0.74, difference >= 0.38), where a caption over a moving
+ *   picture passes (>= 0.86 and <= 0.20 with an outline or a 50 % box; a 30 % box over fast motion
+ *   often fails and is read again, which costs time, not words).
  */
-export function sameLine(a: Uint8Array, b: Uint8Array, width: number): 'no' | 'text' | 'reading' {
-  if (a.length !== b.length || a.length !== width * REC_HEIGHT) return 'no';
+export function sameReading(a: Uint8Array, b: Uint8Array, width: number): boolean {
+  if (a.length !== b.length || a.length !== width * REC_HEIGHT) return false;
   const ga = gradient(a, width);
   const gb = gradient(b, width);
   const all = correlation(ga, gb, width, 0, width);
-  if (all !== null && all < 0.7) return 'no';
+  if (all !== null && all < 0.7) return false;
   for (let x0 = 0; x0 < width; x0 += REC_HEIGHT / 2) {
     const x1 = Math.min(width, x0 + REC_HEIGHT);
     if (x1 - x0 < REC_HEIGHT / 2) break;
     const c = correlation(ga, gb, width, x0, x1);
-    if (c !== null && c < 0.45) return 'no';
+    if (c !== null && c < 0.45) return false;
   }
   const win = REC_HEIGHT / 2;
   for (let x0 = 0; x0 < width; x0 += win / 2) {
@@ -381,9 +384,9 @@ export function sameLine(a: Uint8Array, b: Uint8Array, width: number): 'no' | 't
     if (x1 - x0 < win / 2) break;
     const c = correlation(ga, gb, width, x0, x1);
     if (c === null) continue;
-    if (c < 0.8 || difference(ga, gb, width, x0, x1) > 0.3) return 'text';
+    if (c < 0.8 || difference(ga, gb, width, x0, x1) > 0.3) return false;
   }
-  return 'reading';
+  return true;
 }
 
 /** Sum of |a - b| over columns x0..x1 of two gradient maps, as a fraction of the sum of a + b. */
