@@ -31,6 +31,8 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
 /** Upload and indexing of the 12 s counter video on a small, shared machine. */
 const INDEXED_MS = 180_000;
+/** How long the search screen may take to settle on a library (it reads the account's last use first): longer than expect.poll's 5 s default under CI's load. */
+const LIBRARY_SETTLES = { timeout: 10_000 };
 
 const account = { email: '', password: '' };
 let mine: Library;
@@ -163,7 +165,7 @@ describe('the account across pages and devices (issue 37)', () => {
     // A browser that never saw this account: the upload into the default library was the last use.
     await signIn(page, app.url, account.email, account.password, ROUTES.search);
     await waitForPath(page, ROUTES.search);
-    await expect.poll(() => searchedLibs(page), { timeout: 10_000 }).toBe(mine._id);
+    await expect.poll(() => searchedLibs(page), LIBRARY_SETTLES).toBe(mine._id);
     expect(await switcher(page).getAttribute('aria-label')).toBe(`Libraries: ${mine.name}`);
 
     // Browsing another library (empty, so no fallback would choose it) makes it the one search opens on.
@@ -171,7 +173,7 @@ describe('the account across pages and devices (issue 37)', () => {
     await page.getByRole('heading', { name: holiday.name }).first().waitFor();
     await page.getByRole('link', { name: 'Search', exact: true }).first().click();
     await waitForPath(page, ROUTES.search);
-    await expect.poll(() => searchedLibs(page), { timeout: 10_000 }).toBe(holiday._id);
+    await expect.poll(() => searchedLibs(page), LIBRARY_SETTLES).toBe(holiday._id);
     expect(await switcher(page).getAttribute('aria-label')).toBe(`Libraries: ${holiday.name}`);
     await shot(page, 'account-search-opens-on-last-library-1280');
   });
@@ -181,18 +183,18 @@ describe('the account across pages and devices (issue 37)', () => {
     const { page } = await openBrowser(PHONE, { touch: true });
     await signIn(page, app.url, account.email, account.password, ROUTES.search);
     await waitForPath(page, ROUTES.search);
-    await expect.poll(() => searchedLibs(page), { timeout: 10_000 }).toBe(holiday._id);
+    await expect.poll(() => searchedLibs(page), LIBRARY_SETTLES).toBe(holiday._id);
     await shot(page, 'account-search-opens-on-last-library-375');
 
     // Picked in the switcher (by touch) and searched: the next visit opens there.
     await switcher(page).tap();
     await page.getByRole('button', { name: new RegExp(`^${mine.name}`) }).tap();
-    await expect.poll(() => searchedLibs(page), { timeout: 10_000 }).toBe(mine._id);
+    await expect.poll(() => searchedLibs(page), LIBRARY_SETTLES).toBe(mine._id);
     await page.getByPlaceholder(/Ask me anything/).fill('counter');
     await counterCards(page);
     await page.goto(`${app.url}${ROUTES.libraries}`);
     await page.goto(`${app.url}${ROUTES.search}`);
-    await expect.poll(() => searchedLibs(page), { timeout: 10_000 }).toBe(mine._id);
+    await expect.poll(() => searchedLibs(page), LIBRARY_SETTLES).toBe(mine._id);
     // And the account has it, for the next device.
     const me = await apiCall<{ settings: { lastLibraryIds?: string[] } }>(page, 'GET', API.me);
     expect(me.settings.lastLibraryIds).toEqual([mine._id]);

@@ -132,18 +132,22 @@ export class OcrReader {
   async read(img: RgbImage, sequence = '', fresh = false): Promise<OcrWord[]> {
     const f = this.following(sequence, fresh);
     const thumb = await thumbnail(img);
-    const tracked = this.o.track ? await this.unchanged(img, thumb, f) : null;
+    // This frame's crops by box: a line checked by `unchanged` is checked again by `seenBefore` (the
+    // last frame's lines are among the recent ones) when the frame is detected after all.
+    const crops = new Map<TextBox, Promise<LineInput>>();
+    const crop = (box: TextBox) => crops.get(box) ?? crops.set(box, this.lineInput(img, box)).get(box)!;
+    const tracked = this.o.track ? await this.unchanged(img, thumb, f, crop) : null;
     if (tracked) {
       this.stats.framesTracked++;
       return tracked.flatMap((l) => l.words);
     }
     this.stats.framesDetected++;
     const boxes = await this.detect(img);
-    const lines = await Promise.all(boxes.map((b) => this.lineInput(img, b)));
+    const lines = await Promise.all(boxes.map((b) => crop(b)));
     const out: OcrWord[][] = new Array<OcrWord[]>(lines.length);
     const todo: number[] = [];
     for (const [i, l] of lines.entries()) {
-      const hit = await this.seenBefore(img, l, f);
+      const hit = await this.seenBefore(img, l, f, crop);
       if (hit) {
         out[i] = hit.words;
         this.stats.linesReused++;
@@ -190,7 +194,12 @@ export class OcrReader {
    * appeared beside it (a timer's 'time 6666' after 'Lap 11 time'), so the frame is detected afresh,
    * and the lines that stayed are reused from the recent ones.
    */
-  private async unchanged(img: RgbImage, thumb: Uint8Array, f: Following): Promise<RecentLine[] | null> {
+  private async unchanged(
+    img: RgbImage,
+    thumb: Uint8Array,
+    f: Following,
+    crop: (box: TextBox) => Promise<LineInput>,
+  ): Promise<RecentLine[] | null> {
     const last = f.last;
     if (!last || last.width !== img.width || last.height !== img.height) return null;
     let diff = 0;
@@ -201,7 +210,7 @@ export class OcrReader {
     // A still picture can gain a line too (a slide's next point): look again every few frames.
     if (last.skipped >= (still ? STILL_SKIPS : 1)) return null;
     for (const l of last.lines) {
-      const now = await this.lineInput(img, l.box);
+      const now = await crop(l.box);
       if (!sameReading(now.grey, l.grey, l.width)) return null;
     }
     last.skipped++;
@@ -209,11 +218,16 @@ export class OcrReader {
   }
 
   /** A recent line in the same place whose crop of this frame still shows the same text. */
-  private async seenBefore(img: RgbImage, line: LineInput, f: Following): Promise<RecentLine | null> {
+  private async seenBefore(
+    img: RgbImage,
+    line: LineInput,
+    f: Following,
+    crop: (box: TextBox) => Promise<LineInput>,
+  ): Promise<RecentLine | null> {
     for (const r of f.recent) {
       if (!samePlace(r, { frame: [img.width, img.height], box: line.box })) continue;
       // Compared where it was before: detection boxes move by a pixel or two between frames.
-      const grey = r.box === line.box ? line.grey : (await this.lineInput(img, r.box)).grey;
+      const grey = r.box === line.box ? line.grey : (await crop(r.box)).grey;
       if (sameReading(grey, r.grey, r.width)) return r;
     }
     return null;
