@@ -8,7 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { API, type Media } from '../../src/contract';
+import { decodeRgb } from '../../src/server/adapters/models/image';
+import { MobilenetClassifier } from '../../src/server/adapters/models/mobilenet';
+import { OcrReader } from '../../src/server/adapters/models/ocr';
 import { PocketsphinxSpeech } from '../../src/server/adapters/models/pocketsphinx';
+import { YoloxDetector } from '../../src/server/adapters/models/yolox';
 import { toolSpawnerPid } from '../../src/server/adapters/process/tools';
 import { startServer } from '../../src/server/main';
 import { client } from '../integration/support/harness';
@@ -321,6 +325,68 @@ try {
     const floor = decode + speech;
     console.log(
       `  floor: decode alone ${decode.toFixed(1)} s + speech alone ${speech.toFixed(1)} s = ${floor.toFixed(1)} CPU s; ingest ${cpu.toFixed(1)} CPU s = ${(cpu / floor).toFixed(2)}x its floor (target <= 1.4x: ${cpu / floor <= 1.4 ? 'met' : 'NOT met'})`,
+    );
+    // What the picture models cost alone, for the question whether the target can be met at all with
+    // them: each model on its own, one thread (as ingest runs them), over 40 frames of this video at
+    // the keyframes' size, every frame analysed afresh (no reuse, no following), times the keyframes.
+    // The process's CPU while each runs: the idle server's threads count too (a little more than alone).
+    const frames = path.join(floorDir, 'frames');
+    fs.mkdirSync(frames);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      video,
+      '-vf',
+      `fps=40/${duration},scale='min(640,iw)':-2`,
+      '-frames:v',
+      '40',
+      '-q:v',
+      '4',
+      path.join(frames, 'f%02d.jpg'),
+    ]);
+    const images = await Promise.all(
+      fs
+        .readdirSync(frames)
+        .sort()
+        .map((f) => decodeRgb(fs.readFileSync(path.join(frames, f)), 1280)),
+    );
+    const modelsDir = path.resolve('models');
+    const [yolox, mobilenet, ocr] = await Promise.all([
+      YoloxDetector.open(modelsDir, { threads: 1 }),
+      MobilenetClassifier.open(modelsDir, { threads: 1 }),
+      OcrReader.open({ threads: 1, track: false, recentLines: 0 }),
+    ]);
+    const perFrame = async (run: () => Promise<unknown>) => {
+      await run(); // the first run of a session is slower
+      const c0 = cpuSeconds();
+      await run();
+      return ((cpuSeconds() - c0) * 1000) / images.length;
+    };
+    const parts = {
+      objects: await perFrame(async () => {
+        for (const i of images) await yolox.detect(i);
+      }),
+      classes: await perFrame(async () => {
+        for (let i = 0; i < images.length; i += 8) await mobilenet.classify(images.slice(i, i + 8));
+      }),
+      'text detection': await perFrame(async () => {
+        for (const i of images) await ocr.detect(i);
+      }),
+      'text detection and recognition': await perFrame(async () => {
+        for (const i of images) await ocr.read(i);
+      }),
+    };
+    await Promise.all([yolox.close(), mobilenet.close(), ocr.close()]);
+    const n = Number(kf?.n);
+    const models = parts.objects + parts.classes + parts['text detection and recognition'];
+    console.log(
+      `  picture models alone, one thread, each frame afresh (${images.length} frames): ${Object.entries(parts)
+        .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+        .join(', ')} a frame; ` +
+        `objects + classes + text ${models.toFixed(0)} ms x ${n} keyframes = ${((models * n) / 1000).toFixed(1)} CPU s ` +
+        `(objects + classes + text detection alone: ${(((parts.objects + parts.classes + parts['text detection']) * n) / 1000).toFixed(1)} s), ` +
+        `where the target leaves 0.4 x the floor = ${(0.4 * floor).toFixed(1)} CPU s for all work beyond decode and speech`,
     );
   } finally {
     fs.rmSync(floorDir, { recursive: true, force: true });
