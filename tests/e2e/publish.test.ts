@@ -419,6 +419,15 @@ describe('publish-ready moments (issue 39)', () => {
       const stream = probe.streams.find((s) => s.codec_type === 'video')!;
       expect(stream.width! / stream.height!, JSON.stringify(probe)).toBeCloseTo(9 / 16, 2);
       fs.rmSync(work, { recursive: true, force: true });
+
+      // A reload (the moment's dialog is in the URL) finds its shape and window as they were left.
+      await page.reload();
+      const again = page.getByRole('dialog').filter({ has: page.getByTestId('moment-crop') });
+      const againWin = again.getByRole('slider', { name: MSG_PUBLISH.cropWindow });
+      await againWin.waitFor();
+      expect(await again.getByTestId('moment-crop').getByLabel(MSG_PUBLISH.crop).inputValue()).toBe('9:16');
+      expect(await windowCentre(againWin)).toBeCloseTo(fixed, 3);
+      expect(await again.getByTestId('moment-crop-status').innerText()).toBe(MSG_PUBLISH.fixed);
     },
   );
 });
