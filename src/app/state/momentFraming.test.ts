@@ -1,16 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-
-/** A Storage over a Map, which can be told to refuse writes (quota, privacy mode). */
-class MemoryStorage {
-  data = new Map<string, string>();
-  refuse = false;
-  getItem = (k: string) => this.data.get(k) ?? null;
-  setItem = (k: string, v: string) => {
-    if (this.refuse) throw new Error('QuotaExceededError');
-    this.data.set(k, v);
-  };
-  removeItem = (k: string) => void this.data.delete(k);
-}
+import { MemoryStorage } from './stateTestKit';
 
 const storage = new MemoryStorage();
 vi.stubGlobal('localStorage', storage);

@@ -3,12 +3,19 @@ import type { Envelope } from '../../contract';
 
 /** Test support for the state tests: what a browser and the server hand the app, stood in for. */
 
-/** A Storage backed by a Map, standing in for the browser's local storage. */
+/** A Storage backed by a Map, standing in for the browser's local storage; `refuse` makes writes throw (quota, privacy mode). */
 export class MemoryStorage {
-  private map = new Map<string, string>();
-  getItem = (k: string) => this.map.get(k) ?? null;
-  setItem = (k: string, v: string) => void this.map.set(k, v);
-  removeItem = (k: string) => void this.map.delete(k);
+  data = new Map<string, string>();
+  refuse = false;
+  getItem = (k: string) => this.data.get(k) ?? null;
+  setItem = (k: string, v: string) => {
+    if (this.refuse) throw new Error('QuotaExceededError');
+    this.data.set(k, v);
+  };
+  removeItem = (k: string) => {
+    if (this.refuse) throw new Error('QuotaExceededError');
+    this.data.delete(k);
+  };
 }
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
