@@ -15,6 +15,7 @@ import { PreferencesSync } from './preferencesSync';
 import { session } from './session';
 import { showToast } from './toasts';
 import { acknowledge, mergeTrims, withEdit, type TrimmedRange } from './trimMerge';
+import { localStore } from './localStore';
 
 /** A time range in seconds of a media. */
 export type TimeRange = TrimRange;
@@ -43,14 +44,6 @@ const KEY_PREFIX = 'clipseek.momentTrims';
 const LEGACY_PREFIX = 'clipseek.momentEdits';
 const account = () => session.claims?.sub ?? 'anonymous';
 
-const storage = (): Storage | null => {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-};
-
 const isRange = (r: unknown): r is TrimRange =>
   typeof r === 'object' &&
   r !== null &&
@@ -73,7 +66,7 @@ function show() {
 /** Keeps what this device knows; a refused write is not fatal while the server has (or will get) the edits. */
 function persist() {
   try {
-    const store = storage();
+    const store = localStore();
     if (!store) return;
     if (server.length || pending.length) store.setItem(`${KEY_PREFIX}.${account()}`, JSON.stringify({ server, pending }));
     else store.removeItem(`${KEY_PREFIX}.${account()}`);
@@ -86,7 +79,7 @@ function persist() {
 export function loadMomentEdits() {
   server = [];
   pending = [];
-  const store = storage();
+  const store = localStore();
   try {
     const raw = JSON.parse(store?.getItem(`${KEY_PREFIX}.${account()}`) ?? '{}') as { server?: unknown; pending?: unknown };
     if (Array.isArray(raw.server)) server = (raw.server as Partial<MomentTrim>[]).filter(isTrim);

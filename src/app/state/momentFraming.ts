@@ -2,6 +2,7 @@ import { proxy } from 'valtio';
 import { subscribeKey } from 'valtio/utils';
 import { RENDER_ASPECTS, type ClipFraming, type RenderAspect } from '../../contract';
 import { session } from './session';
+import { localStore } from './localStore';
 
 /** A moment's publishing shape: the aspect chosen for it, and the crop window's centre once fixed by the user. */
 export interface MomentFraming {
@@ -25,14 +26,6 @@ export const MOMENT_FRAMING_KEPT = 500;
 const KEY_PREFIX = 'clipseek.momentFraming';
 const key = () => `${KEY_PREFIX}.${session.claims?.sub ?? 'anonymous'}`;
 
-const storage = (): Storage | null => {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-};
-
 const isAspect = (a: unknown): a is RenderAspect => typeof a === 'string' && (RENDER_ASPECTS as readonly string[]).includes(a);
 const isFraction = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1;
 
@@ -50,7 +43,7 @@ function parseEntry(v: unknown): MomentFraming | null {
 export function loadMomentFraming() {
   const byMoment: Record<string, MomentFraming> = {};
   try {
-    const raw = JSON.parse(storage()?.getItem(key()) ?? '{}') as unknown;
+    const raw = JSON.parse(localStore()?.getItem(key()) ?? '{}') as unknown;
     if (typeof raw === 'object' && raw !== null && !Array.isArray(raw))
       for (const [id, v] of Object.entries(raw)) {
         const entry = parseEntry(v);
@@ -65,7 +58,7 @@ export function loadMomentFraming() {
 /** Writes the framings, the latest MOMENT_FRAMING_KEPT (a moment chosen again moves to the end). */
 function persist() {
   try {
-    const store = storage();
+    const store = localStore();
     if (!store) return;
     const entries = Object.entries(momentFraming.byMoment).slice(-MOMENT_FRAMING_KEPT);
     if (entries.length) store.setItem(key(), JSON.stringify(Object.fromEntries(entries)));

@@ -3,6 +3,7 @@ import type { TokenClaims, User } from '../../contract';
 import type { TokenStore } from '../api/client';
 import { queryClient } from '../api/queryClient';
 import { decodeClaims } from './tokenClaims';
+import { localStore } from './localStore';
 
 export const TOKEN_STORAGE_KEY = 'clipseek.token';
 
@@ -18,16 +19,7 @@ export interface SessionState {
   endedBy: SessionEnd | null;
 }
 
-const storage = (): Storage | null => {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    // Storage can be disabled by the browser's privacy settings; the session then lives in memory.
-    return null;
-  }
-};
-
-export const readStoredToken = (): string | null => storage()?.getItem(TOKEN_STORAGE_KEY) ?? null;
+export const readStoredToken = (): string | null => localStore()?.getItem(TOKEN_STORAGE_KEY) ?? null;
 
 export const session = proxy<SessionState>({
   token: null,
@@ -59,7 +51,7 @@ export function adoptToken(token: string | null) {
 }
 
 export function setToken(token: string | null) {
-  const store = storage();
+  const store = localStore();
   if (token) store?.setItem(TOKEN_STORAGE_KEY, token);
   else store?.removeItem(TOKEN_STORAGE_KEY);
   adoptToken(token);

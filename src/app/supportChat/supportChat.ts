@@ -2,6 +2,7 @@
 // from the deployment's configured URL once a user is known, and booted with an identity token from
 // `POST /user/intercom`, kept with its expiry and fetched again when missing or expired.
 import type { IntercomAnswer, SupportChatConfig } from '../../contract';
+import { localStore } from '../state/localStore';
 
 /** Intercom's command function: a queue until its script has loaded and takes the queued calls over. */
 type IntercomFn = ((command: string, ...args: unknown[]) => void) & { q?: unknown[][] };
@@ -22,18 +23,10 @@ interface StoredToken {
   expiresAt: string;
 }
 
-const storage = (): Storage | null => {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-};
-
 /** The stored token of `userId` when it is still good for a minute or more. */
 export function storedToken(userId: string, now = Date.now()): string | null {
   try {
-    const s = JSON.parse(storage()?.getItem(SUPPORT_CHAT_TOKEN_KEY) ?? 'null') as StoredToken | null;
+    const s = JSON.parse(localStore()?.getItem(SUPPORT_CHAT_TOKEN_KEY) ?? 'null') as StoredToken | null;
     if (!s || s.userId !== userId || typeof s.token !== 'string') return null;
     return Date.parse(s.expiresAt) - now > EXPIRY_MARGIN_MS ? s.token : null;
   } catch {
@@ -46,12 +39,12 @@ export async function chatToken(userId: string, fetchToken: () => Promise<Interc
   const kept = storedToken(userId);
   if (kept) return kept;
   const answer = await fetchToken();
-  storage()?.setItem(SUPPORT_CHAT_TOKEN_KEY, JSON.stringify({ userId, token: answer.intercomToken, expiresAt: answer.expiresAt }));
+  localStore()?.setItem(SUPPORT_CHAT_TOKEN_KEY, JSON.stringify({ userId, token: answer.intercomToken, expiresAt: answer.expiresAt }));
   return answer.intercomToken;
 }
 
 export function forgetChatToken() {
-  storage()?.removeItem(SUPPORT_CHAT_TOKEN_KEY);
+  localStore()?.removeItem(SUPPORT_CHAT_TOKEN_KEY);
 }
 
 /** Puts Intercom's command queue in place and adds its script (once per page). */
