@@ -227,8 +227,7 @@ export class OcrReader {
     for (const r of f.recent) {
       if (!samePlace(r, { frame: [img.width, img.height], box: line.box })) continue;
       // Compared where it was before: detection boxes move by a pixel or two between frames.
-      const grey = r.box === line.box ? line.grey : (await crop(r.box)).grey;
-      if (sameReading(grey, r.grey, r.width)) return r;
+      if (sameReading((await crop(r.box)).grey, r.grey, r.width)) return r;
     }
     return null;
   }
