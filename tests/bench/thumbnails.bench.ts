@@ -74,6 +74,11 @@ interface Row {
   views: number[][];
   /** 0: the next view waits until the last is painted; else views come this often without waiting (a fling). */
   everyMs?: number;
+  /**
+   * No worker started beforehand. Every other row has the one the app keeps: the app shell starts it
+   * when idle after sign-in, and a closed timeline leaves its worker for the next.
+   */
+  coldWorker?: boolean;
 }
 
 const rows: Row[] = [
@@ -106,6 +111,7 @@ rows.push(
   ...rows
     .filter((r) => r.precision === 'keyframe')
     .map((r): Row => ({ ...r, name: `${r.name.replace(', incl. open', '')} (track)${r.prepared ? '' : ', incl. open'}`, track: true })),
+  { ...rows[0]!, name: 'first view 100 % (track), incl. open and worker start', track: true, coldWorker: true },
 );
 
 /** Linux clock ticks a second (USER_HZ), the unit of /proc/<pid>/stat's CPU times. */
@@ -204,6 +210,8 @@ async function main() {
         duration: SECONDS,
         frameRate: FPS,
       };
+      if (row.coldWorker) await drive((t) => t.discardSpare(), null);
+      else await drive((t) => t.prestart(), null); // as the app shell does; usually the last row's worker is there already
       const id = await drive((t, o: CreateOptions) => t.create(o), options);
       const open = row.prepared ? await drive((t, a: number) => t.prepare(a), id) : null;
       const cpu0 = browserCpuMs();
@@ -254,10 +262,11 @@ async function main() {
     console.log(
       `coarse zoom (keyframe precision, cold cache, media opened), from the thumbnail track: slowest ${slowest} thumbnails/s; target >= ${TARGET_PER_SECOND}: ${slowest >= TARGET_PER_SECOND ? 'met' : 'NOT met'} (from the original: slowest ${slowestOf(false)}/s)`,
     );
-    const firstRow = (track: boolean) => table[rows.findIndex((r) => !r.prepared && !!r.track === track)]!;
+    const firstRow = (track: boolean) => table[rows.findIndex((r) => !r.prepared && !r.coldWorker && !!r.track === track)]!;
     const first = Number(firstRow(true)['thumbs/s']);
+    const coldWorker = table[rows.findIndex((r) => r.coldWorker)]!;
     console.log(
-      `cold start (worker + open + first 10 tiles at 100 %), from the thumbnail track: ${firstRow(true)['batch p50 ms']} ms, ${first} thumbnails/s; target >= ${FIRST_VIEW_TARGET_PER_SECOND}: ${first >= FIRST_VIEW_TARGET_PER_SECOND ? 'met' : 'NOT met'} (from the original: ${firstRow(false)['batch p50 ms']} ms, ${firstRow(false)['thumbs/s']}/s)`,
+      `cold start (open + first 10 tiles at 100 %, the app's worker started), from the thumbnail track: ${firstRow(true)['batch p50 ms']} ms, ${first} thumbnails/s; target >= ${FIRST_VIEW_TARGET_PER_SECOND}: ${first >= FIRST_VIEW_TARGET_PER_SECOND ? 'met' : 'NOT met'} (from the original: ${firstRow(false)['batch p50 ms']} ms, ${firstRow(false)['thumbs/s']}/s; from the track with the worker started too: ${coldWorker['batch p50 ms']} ms, ${coldWorker['thumbs/s']}/s)`,
     );
     console.log(`where the open's time went (ms):\n  ${openParts.join('\n  ')}`);
     const floorRates = floors.map((f) => Math.round((f.keyframes / f.decodeMs) * 1000));

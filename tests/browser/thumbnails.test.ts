@@ -60,6 +60,10 @@ beforeAll(async () => {
     ...['-vf', 'setpts=PTS-STARTPTS,scale=320:180', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-g', '1', '-bf', '0'],
     ...['-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', track],
   ]);
+  // A track of every frame (500 pictures, ~1.5 MB: what a track of ~10 minutes weighs), each with its frame number.
+  const trackAll = path.join(dir, 'track-all.mp4');
+  makeMedia(trackAll, ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-g', '1', '-bf', '0'], ['-movflags', '+faststart']);
+  media['/media/track-all.mp4'] = trackAll;
   // Plain orange (208, 64, 16) encoded with each of the two common YUV matrices, tagged as such.
   for (const [name, matrix, tag] of [
     ['bt709', 'bt709', 'bt709'],
@@ -285,6 +289,24 @@ describe("the server's thumbnail track (issue 41)", () => {
     await drive((t, a: number) => t.destroy(a), id);
   });
 
+  it('reads a small track whole in one request as it opens, so its tiles wait for no request', async () => {
+    const originalReads = served('/media/track-original.mp4').length;
+    const id = await create({ sourceUrl: '/media/track-original.mp4', trackUrl: '/media/track-all.mp4' });
+    expect(await drive((t, a: number) => t.prepare(a), id)).toMatchObject({ mode: 'worker' });
+    const size = fs.statSync(media['/media/track-all.mp4']!).size;
+    const atOpen = served('/media/track-all.mp4');
+    expect(atOpen.reduce((n, r) => n + r.bytes, 0)).toBeGreaterThan(size * 0.95);
+    expect(atOpen).toHaveLength(1); // its first request asks for as much as a small track holds: index and pictures
+    const tiles = await getMany(
+      id,
+      [mid(3), mid(130), mid(260), mid(377), mid(499)].map((time) => ({ time, precision: 'keyframe' as const, ...TILE })),
+    );
+    expect(frames(tiles)).toEqual([3, 130, 260, 377, 499]);
+    expect(served('/media/track-all.mp4')).toHaveLength(atOpen.length);
+    expect(served('/media/track-original.mp4')).toHaveLength(originalReads);
+    await drive((t, a: number) => t.destroy(a), id);
+  });
+
   it('a media the browser cannot decode gets keyframe tiles from its track and exact ones from the server', async () => {
     const id = await create({ sourceUrl: '/media/track-mpeg4.mp4', trackUrl: '/media/track.mp4' });
     const [k, e] = await getMany(id, [
@@ -343,7 +365,8 @@ describe('aborting and destroying', () => {
     expect(s.chunksDecoded).toBe(1);
   });
 
-  it('destroy terminates the worker, closes the cached bitmaps and aborts pending requests', async () => {
+  it('destroy keeps the worker as the one spare, closes the cached bitmaps and aborts pending requests', async () => {
+    await drive((t) => t.discardSpare());
     const workersBefore = await drive((t) => t.liveWorkers());
     const id = await create({ sourceUrl: '/media/destroy.mp4' });
     const results = await getMany(
@@ -353,7 +376,8 @@ describe('aborting and destroying', () => {
     expect(frames(results)).toEqual([0, 100, 250]);
     expect(await drive((t) => t.liveWorkers())).toBe(workersBefore + 1);
     const after = await drive((t, a: number) => t.destroy(a), id);
-    expect(after).toEqual({ liveWorkers: workersBefore, handedOut: 3, closed: 3 });
+    // The worker is kept (its files closed) for the next source rather than started again.
+    expect(after).toEqual({ liveWorkers: workersBefore + 1, handedOut: 3, closed: 3 });
 
     const other = await create({ sourceUrl: '/media/destroy.mp4' });
     const pending = await drive(
@@ -361,6 +385,14 @@ describe('aborting and destroying', () => {
       [other, { time: 1, precision: 'keyframe', ...TILE }],
     );
     expect(pending).toMatchObject({ ok: false, name: 'AbortError' });
+    expect(await drive((t) => t.liveWorkers())).toBe(workersBefore + 1);
+
+    // The spare serves the next source: no new worker, and the pictures are right (not the last file's).
+    const third = await create({ sourceUrl: '/media/faststart.mp4' });
+    expect(frames(await getMany(third, [{ time: mid(130), precision: 'keyframe', ...TILE }]))).toEqual([100]);
+    expect(await drive((t) => t.liveWorkers())).toBe(workersBefore + 1);
+    await drive((t, a: number) => t.destroy(a), third);
+    await drive((t) => t.discardSpare());
     expect(await drive((t) => t.liveWorkers())).toBe(workersBefore);
   });
 });

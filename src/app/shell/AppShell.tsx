@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { DRAWER_OPEN_PX, DRAWER_TEMPORARY_BELOW_PX, ROUTES } from '../../contract';
+import { prestartThumbnailWorker } from '../../workers/thumbnails/thumbnailSource';
 import { useMediaQuery } from '../hooks/useMediaQuery';
 import { layout } from '../state/layout';
 import { SupportChat } from '../supportChat/SupportChat';
@@ -22,6 +23,18 @@ export function AppShell({ children }: { children?: ReactNode }) {
   const temporary = useMediaQuery(`(max-width: ${DRAWER_TEMPORARY_BELOW_PX - 0.02}px)`);
   // Unverified accounts get no navigation; an account still loading keeps it, to avoid a flash.
   const showNav = user?.isVerified !== false;
+  const verified = user?.isVerified === true;
+  // The moment timeline's thumbnail worker, started once the page is idle: the first moment opened
+  // then does not wait for the worker's start.
+  useEffect(() => {
+    if (!verified) return;
+    if (typeof requestIdleCallback === 'undefined') {
+      const timer = setTimeout(prestartThumbnailWorker, 1000);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(prestartThumbnailWorker, { timeout: 5000 });
+    return () => cancelIdleCallback(handle);
+  }, [verified]);
 
   const toggleDrawer = () => {
     if (temporary) layout.drawerSheetOpen = !layout.drawerSheetOpen;

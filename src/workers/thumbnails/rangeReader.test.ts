@@ -55,6 +55,24 @@ describe('range reader', () => {
     expect(r.bytesRead).toBe(110);
   });
 
+  it('a prefetch leaves out ranges already on their way, whose readers wait for them', async () => {
+    const s = server();
+    const r = new RangeReader('http://x/a.mp4', s.fetchFn);
+    const whole = r.prefetch([{ start: 1_000, end: 9_000 }], 0, 1);
+    const part = r.prefetch(
+      [
+        { start: 2_000, end: 2_100 },
+        { start: 8_000, end: 8_500 },
+        { start: 9_500, end: 9_600 },
+      ],
+      0,
+      2,
+    );
+    expect(await r.read(8_000, 8_500)).toEqual(FILE.slice(8_000, 8_500));
+    await Promise.all([whole, part]);
+    expect(s.calls).toEqual(['bytes=1000-8999', 'bytes=9500-9599']);
+  });
+
   it('refuses a server that sends the whole file, and stops downloading it', async () => {
     const s = server({ ignoreRanges: true });
     const r = new RangeReader('http://x/a.mp4', s.fetchFn);

@@ -88,13 +88,16 @@ export class RangeReader {
   }
 
   /**
-   * Fetches `ranges` (coalesced: neighbouring samples share a range) into the LRU, several ranges
+   * Fetches `ranges` (coalesced: neighbouring samples share a range; those already cached or on their
+   * way are left out) into the LRU, several ranges
    * per request where the server allows it and at most `parallel` requests at a time; `read` of any
    * part of them waits for its bytes instead of fetching them again, and gets them as soon as its
    * part of a multi-range response has arrived.
    */
   async prefetch(ranges: readonly ByteRange[], maxGap: number, parallel: number, signal?: AbortSignal): Promise<void> {
-    const missing = coalesceRanges(ranges, maxGap, 16 * 1024 * 1024).filter((r) => !this.cached(r.start, r.end));
+    const missing = coalesceRanges(ranges, maxGap, 16 * 1024 * 1024).filter(
+      (r) => !this.cached(r.start, r.end) && ![...this.inFlight].some((f) => r.start >= f.start && r.end <= f.end),
+    );
     // Register every range as in flight at once, so readers wait for it even before its request starts.
     const gates = missing.map(() => {
       let open!: () => void;

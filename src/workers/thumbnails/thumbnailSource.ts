@@ -70,6 +70,72 @@ export interface WorkerThumbnailSource extends ThumbnailSource {
 
 const DEFAULT_MAX_BATCH = 24;
 
+/** A started thumbnail worker and its RPC client. */
+interface StartedWorker {
+  worker: Worker;
+  rpc: RpcClient<ThumbnailsProtocol>;
+}
+
+/**
+ * A worker no source uses, kept for the next one: starting a worker (fetching and compiling its
+ * script, mp4box included) took 45-80 ms here, which a timeline opened after another, or after
+ * `prestartThumbnailWorker`, does not wait for. At most one is kept, with no file open in it.
+ */
+let spare: StartedWorker | null = null;
+
+const canDecodeInWorker = () =>
+  typeof VideoDecoder !== 'undefined' && typeof OffscreenCanvas !== 'undefined' && typeof Worker !== 'undefined';
+
+function startWorker(): StartedWorker {
+  const worker = new Worker(new URL('./thumbnails.worker.ts', import.meta.url), { type: 'module', name: 'thumbnails' });
+  const started = { worker, rpc: createRpcClient<ThumbnailsProtocol>(domPort(worker)) };
+  // A spare that fails to load is dropped; a source using it has its own listener.
+  worker.addEventListener('error', () => {
+    if (spare !== started) return;
+    spare = null;
+    stopStarted(started);
+  });
+  return started;
+}
+
+function stopStarted(s: StartedWorker) {
+  s.rpc.dispose();
+  s.worker.terminate();
+}
+
+/** The spare when there is one, else a new worker. */
+function takeWorker(): StartedWorker {
+  const s = spare ?? startWorker();
+  spare = null;
+  return s;
+}
+
+/** A worker a source is done with: its files closed, kept as the spare unless there is one. */
+function releaseWorker(s: StartedWorker) {
+  if (spare) return stopStarted(s);
+  spare = s;
+  s.rpc.call('close', {}).catch(() => {
+    if (spare === s) spare = null;
+    stopStarted(s);
+  });
+}
+
+/**
+ * Starts the thumbnail worker ahead of the first timeline (the app calls it when idle after sign-in),
+ * so the first moment opened does not wait for the worker's start. Does nothing where no worker can
+ * decode, or when a spare is already there.
+ */
+export function prestartThumbnailWorker(): void {
+  if (!spare && canDecodeInWorker()) spare = startWorker();
+}
+
+/** Stops the spare worker, if any (for tests and benchmarks that measure a cold start). */
+export function discardSpareThumbnailWorker(): void {
+  const s = spare;
+  spare = null;
+  if (s) stopStarted(s);
+}
+
 interface Waiter {
   resolve: (bitmap: ImageBitmap) => void;
   reject: (error: unknown) => void;
@@ -148,39 +214,43 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
     return 'server';
   };
 
-  const stopWorker = () => {
-    rpc?.dispose();
-    worker?.terminate();
+  let onWorkerError: ((event: ErrorEvent) => void) | null = null;
+  /** Lets go of the worker: kept as the spare (`failed`: terminated) after cancelling this source's work in it. */
+  const stopWorker = (failed = false) => {
+    if (!worker || !rpc) return;
+    const started = { worker, rpc };
+    if (onWorkerError) worker.removeEventListener('error', onWorkerError);
+    onWorkerError = null;
     rpc = null;
     worker = null;
+    if (failed) return stopStarted(started);
+    const running = [...pending.values()].filter((p) => p.inWorker).map((p) => p.id);
+    if (running.length) started.rpc.call('cancel', { ids: running }).catch(() => undefined);
+    releaseWorker(started);
   };
 
   /** Why no worker can decode here at all, or null when one can. */
   const noWorkerReason = () =>
-    typeof VideoDecoder === 'undefined' || typeof OffscreenCanvas === 'undefined' || typeof Worker === 'undefined'
-      ? isSafari()
-        ? MSG_MOMENT.thumbnailsSafari
-        : 'This browser cannot decode video in a worker (WebCodecs).'
-      : null;
+    !canDecodeInWorker() ? (isSafari() ? MSG_MOMENT.thumbnailsSafari : 'This browser cannot decode video in a worker (WebCodecs).') : null;
 
   /** The worker, started on first use; null once it failed (everything then comes from the server). */
   let workerFailed = false;
   const ensureWorker = (): RpcClient<ThumbnailsProtocol> | null => {
     if (rpc) return rpc;
     if (workerFailed || destroyed) return null;
-    const w = new Worker(new URL('./thumbnails.worker.ts', import.meta.url), { type: 'module', name: 'thumbnails' });
-    const c = createRpcClient<ThumbnailsProtocol>(domPort(w));
+    const { worker: w, rpc: c } = takeWorker();
     // A worker that fails to load or crashes would otherwise leave its callers waiting forever.
-    w.addEventListener('error', (event) => {
+    onWorkerError = (event) => {
       c.failAll(new WorkerRpcError(event.message || 'The thumbnail worker failed.'));
       if (worker !== w) return;
-      stopWorker();
+      stopWorker(true);
       workerFailed = true;
       opened.clear();
       routes.keyframe = routes.exact = null;
       if (counters.mode === 'worker') counters.mode = 'server';
       fallback('The thumbnail worker failed.');
-    });
+    };
+    w.addEventListener('error', onWorkerError);
     worker = w;
     rpc = c;
     return c;
@@ -463,13 +533,13 @@ export function createThumbnailSource(options: ThumbnailSourceOptions): WorkerTh
       if (destroyed) return;
       destroyed = true;
       queue.dispose();
+      stopWorker(); // first: it cancels what is still being decoded for this source
       for (const p of [...pending.values()]) {
         p.controller.abort();
         fail(p, abortError());
       }
       waiting = [];
       jobs.length = 0;
-      stopWorker();
       cache.destroy();
     },
 

@@ -1,10 +1,11 @@
 /// <reference lib="webworker" />
 import { Log } from 'mp4box';
+import { TIMELINE } from '../../contract/timeline';
 import { domPort, serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
 import { HEAD_BYTES, readMovieBoxes } from './mp4Boxes';
 import { indexMovie } from './movieIndex';
 import { RangeReader } from './rangeReader';
-import { planBatch, planRanges, splitLanes, timestampUs, type GopPlan, type SampleTable } from './sampleTable';
+import { planBatch, planRanges, sampleSpan, splitLanes, timestampUs, type GopPlan, type SampleTable } from './sampleTable';
 import type { BatchStats, FrameRequest, FrameResult, SourceInfo, SourceRole, ThumbnailsProtocol } from './thumbnails.protocol';
 import { copyRect, isScalableFormat, scaleToRgba } from './frameScaler';
 import { coverRect } from './tileGeometry';
@@ -24,6 +25,15 @@ const PARALLEL_FETCHES = 6;
  * decodes one picture at a time, so a second one keeps the second core busy.
  */
 const LANES = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
+/**
+ * The server's thumbnail track, when its pictures lie within this many bytes (~13 minutes of media), is
+ * read whole as it opens: its first request asks for this much (which holds the whole file where the
+ * track is this small), and pictures beyond it come in one more. Every tile is one of its pictures, and
+ * each then decodes from memory instead of waiting for range requests (each costs Chromium several ms
+ * of CPU, and waiting for them cost the first view ~50 ms). An original is only ever read by the
+ * ranges its tiles need.
+ */
+const READ_WHOLE_BYTES = 2 * 1024 * 1024;
 /** Idle decoders kept configured for the next batches. */
 const MAX_IDLE_DECODERS = 4;
 
@@ -94,7 +104,8 @@ async function openSource(url: string, role: SourceRole): Promise<SourceInfo> {
   closeSource(role);
   const t0 = performance.now();
   const reader = new RangeReader(url);
-  const head = await reader.read(0, HEAD_BYTES);
+  // A track is asked for whole with its head (one request where it is small, moov first as the server writes it).
+  const head = await reader.read(0, role === 'track' ? READ_WHOLE_BYTES : HEAD_BYTES);
   const size = reader.size ?? head.length;
   const { ftyp, moov } = await readMovieBoxes((start, end) => reader.read(start, end), head, size);
   const t1 = performance.now();
@@ -134,9 +145,16 @@ async function openSource(url: string, role: SourceRole): Promise<SourceInfo> {
   };
   const source: Source = { reader, table, config, info, idle: [] };
   sources.set(role, source);
+  const span = sampleSpan(table);
+  // Registered at once, so the warm-up's keyframe and the first batch wait for these bytes instead of
+  // asking again; the open waits for them too (the dialog opens the media while the timeline mounts).
+  const whole =
+    role === 'track' && decodable && span && span.end - span.start <= READ_WHOLE_BYTES
+      ? reader.prefetch([span], 0, 1).catch(() => undefined) // a failure leaves each tile to read its own range
+      : undefined;
   if (decodable) {
     for (let i = 0; i < LANES; i++) source.idle.push(newSlot(config));
-    await warmUp(source);
+    await Promise.all([warmUp(source), whole]);
   }
   info.openMs.warmUp = performance.now() - t3;
   info.openMs.total = performance.now() - t0;
@@ -158,12 +176,21 @@ async function warmUp(src: Source) {
   } catch {
     return; // the first batch will report what is wrong with the source
   }
-  const flushed = src.idle.map((slot) => {
+  const flushed = src.idle.map((slot, i) => {
     if (slot.decoder.state !== 'configured' || slot.failure) return undefined;
+    // One picture is also drawn as a timeline tile: the first batch's drawing then runs compiled code
+    // on a canvas that exists (measured: the first tiles of a fresh worker took ~3.5 ms each, later ones ~0.7).
+    if (i === 0)
+      slot.onFrame = (frame) =>
+        drawTile(frame, TIMELINE.thumbnailFrameWidth, TIMELINE.thumbnailRowHeight).then(
+          (bitmap) => bitmap.close(),
+          () => undefined,
+        );
     slot.decoder.decode(new EncodedVideoChunk({ type: 'key', timestamp: timestampUs(src.table, first), data }));
     return slot.decoder.flush().catch(() => undefined); // a decoder that fails here fails its first batch too
   });
   await Promise.all(flushed);
+  for (const slot of src.idle) slot.onFrame = (frame) => frame.close();
 }
 
 /** Canvases by pixel size, reused: transferToImageBitmap hands over the pixels and leaves the canvas blank. */

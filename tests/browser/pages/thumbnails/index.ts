@@ -1,5 +1,7 @@
 import {
   createThumbnailSource,
+  discardSpareThumbnailWorker,
+  prestartThumbnailWorker,
   type ThumbnailSourceStats,
   type WorkerThumbnailSource,
 } from '../../../../src/workers/thumbnails/thumbnailSource';
@@ -289,6 +291,10 @@ const driver = {
     return { liveWorkers, handedOut: h.bitmaps.length, closed: h.bitmaps.filter((b) => b.width === 0).length };
   },
   liveWorkers: () => liveWorkers,
+  /** Starts the spare worker as the app shell does when idle after sign-in. */
+  prestart: () => prestartThumbnailWorker(),
+  /** Stops the spare worker (the next source starts its own, cold). */
+  discardSpare: () => discardSpareThumbnailWorker(),
   fetchedUrls: () => [...fetchedUrls],
   devicePixelRatio: () => window.devicePixelRatio,
 };
