@@ -281,6 +281,37 @@ describe('PP-OCR following a sequence of keyframes', () => {
     }
   }, 60_000);
 
+  it('on a moving picture, follows a caption only once a second detection has read it the same', async () => {
+    // Three keyframes a second apart of a fast pan under a caption that stays. One detection on a
+    // moving picture can find only fragments of a line (the OCR bench's lap timer: 'ap' and 'ime'),
+    // so the next keyframe is detected too, and only a reading two detections agree on is followed.
+    const font = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-y', '-loop', '1', '-framerate', '30', '-t', '3', '-i', path.join(DARKNET_PHOTOS, 'giraffe.jpg')],
+      ...[
+        '-vf',
+        `scale=2400:-2,crop=1280:720:x='(iw-1280)*(0.5+0.5*sin(t))':y='(ih-720)*(0.5+0.5*cos(t*0.7))',setsar=1,fps=1,` +
+          `drawtext=fontfile=${font}:text='Flight delayed by two hours':fontsize=44:fontcolor=white:box=1:boxcolor=black:boxborderw=12:x=(w-tw)/2:y=h-110,scale=640:-2`,
+      ],
+      ...['-q:v', '4', path.join(dir, 'm%d.jpg')],
+    ]);
+    const following = await OcrReader.open({ threads: 1 });
+    try {
+      const read: string[][] = [];
+      const tracked: number[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const img = await decodeRgb(fs.readFileSync(path.join(dir, `m${i}.jpg`)), 1280);
+        read.push((await following.read(img, 'pan', i === 1)).map((w) => w.word));
+        tracked.push(following.stats.framesTracked);
+      }
+      expect(read).toEqual(Array.from({ length: 3 }, () => ['Flight', 'delayed', 'by', 'two', 'hours']));
+      // The second keyframe is detected (its reading then agrees with the first's), the third followed.
+      expect(tracked).toEqual([0, 0, 1]);
+    } finally {
+      await following.close();
+    }
+  }, 60_000);
+
   it('reads what appeared beside a number that changed', async () => {
     // Two keyframes a second apart over a slow pan: a lap counter goes from 11 to 12 as a time
     // appears to its right, outside the counter's old box.

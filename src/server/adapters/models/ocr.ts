@@ -86,7 +86,16 @@ interface LineInput {
  */
 /** What the reader follows along one sequence of frames: the last frame detection ran on, its lines, and recent lines. */
 interface Following {
-  last: { width: number; height: number; thumb: Uint8Array; lines: RecentLine[]; skipped: number } | null;
+  last: {
+    width: number;
+    height: number;
+    thumb: Uint8Array;
+    lines: RecentLine[];
+    skipped: number;
+    /** What it read, and whether the detected frame before it read the same (see `unchanged`). */
+    text: string;
+    confirmed: boolean;
+  } | null;
   recent: RecentLine[];
 }
 
@@ -174,8 +183,10 @@ export class OcrReader {
       }
       f.recent.length = Math.min(f.recent.length, this.o.recentLines);
     }
-    f.last = { width: img.width, height: img.height, thumb, lines: seen, skipped: 0 };
-    return out.flat();
+    const words = out.flat();
+    const text = words.map((w) => w.word).join(' ');
+    f.last = { width: img.width, height: img.height, thumb, lines: seen, skipped: 0, text, confirmed: f.last?.text === text };
+    return words;
   }
 
   /** What `sequence` follows (new when `fresh` or unknown), now its most recently read. */
@@ -189,7 +200,8 @@ export class OcrReader {
 
   /**
    * The last frame's lines when this frame shows them, reading the same, in the same places and
-   * detection may be skipped; null when it must run. A line whose text changed (a digit of a clock or
+   * detection may be skipped (on a moving picture, only when the detection before the last read the
+   * same too); null when it must run. A line whose text changed (a digit of a clock or
    * a score) is not read again in its old box: what changed may have grown past it, or text may have
    * appeared beside it (a timer's 'time 6666' after 'Lap 11 time'), so the frame is detected afresh,
    * and the lines that stayed are reused from the recent ones.
@@ -209,6 +221,10 @@ export class OcrReader {
     if (!last.lines.length) return still && last.skipped < 2 ? (last.skipped++, []) : null;
     // A still picture can gain a line too (a slide's next point): look again every few frames.
     if (last.skipped >= (still ? STILL_SKIPS : 1)) return null;
+    // A moving picture is followed only from a reading the detection before it agreed with: one
+    // detection on a moving picture can find only fragments of a line (OCR bench: 'ap' and 'ime' of
+    // a lap timer's 'Lap 20 time 33330'), which the next frame would otherwise repeat.
+    if (!still && !last.confirmed) return null;
     for (const l of last.lines) {
       const now = await crop(l.box);
       if (!sameReading(now.grey, l.grey, l.width)) return null;
