@@ -26,12 +26,13 @@ const PARALLEL_FETCHES = 6;
  */
 const LANES = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
 /**
- * The server's thumbnail track, when its pictures lie within this many bytes (~13 minutes of media), is
- * read whole as it opens: its first request asks for this much (which holds the whole file where the
- * track is this small), and pictures beyond it come in one more. Every tile is one of its pictures, and
- * each then decodes from memory instead of waiting for range requests (each costs Chromium several ms
- * of CPU, and waiting for them cost the first view ~50 ms). An original is only ever read by the
- * ranges its tiles need.
+ * The server's thumbnail track is read whole as it opens when its pictures lie within this many bytes
+ * (~13 minutes of media): its first request asks for this much, which holds the whole of such a track
+ * (the server writes its index first; pictures a moov-last file puts beyond it come in one more
+ * request). Every tile is one of its pictures, and each then decodes from memory instead of waiting
+ * for range requests (each costs Chromium several ms of CPU, and waiting for them cost the first view
+ * ~50 ms). A larger track is read by ranges beyond its first 2 MB; an original is only ever read by
+ * the ranges its tiles need.
  */
 const READ_WHOLE_BYTES = 2 * 1024 * 1024;
 /** Idle decoders kept configured for the next batches. */
