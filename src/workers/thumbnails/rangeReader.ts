@@ -54,12 +54,10 @@ export class RangeReader {
     const hit = this.cached(start, end);
     if (hit) return hit;
     // A prefetch already on its way with these bytes: wait for it rather than asking again.
-    for (const f of this.inFlight) {
-      if (start >= f.start && end <= f.end) {
-        await f.done.catch(() => undefined);
-        const after = this.cached(start, end);
-        if (after) return after;
-      }
+    for (const f of this.inFlightWith(start, end)) {
+      await f.done.catch(() => undefined);
+      const after = this.cached(start, end);
+      if (after) return after;
     }
     const pending = { start, end, done: this.fetchRange(start, end, signal) };
     this.inFlight.add(pending);
@@ -96,7 +94,7 @@ export class RangeReader {
    */
   async prefetch(ranges: readonly ByteRange[], maxGap: number, parallel: number, signal?: AbortSignal): Promise<void> {
     const missing = coalesceRanges(ranges, maxGap, 16 * 1024 * 1024).filter(
-      (r) => !this.cached(r.start, r.end) && ![...this.inFlight].some((f) => r.start >= f.start && r.end <= f.end),
+      (r) => !this.cached(r.start, r.end) && this.inFlightWith(r.start, r.end).length === 0,
     );
     // Register every range as in flight at once, so readers wait for it even before its request starts.
     const gates = missing.map(() => {
@@ -223,6 +221,11 @@ export class RangeReader {
     }
     await res.body?.cancel().catch(() => undefined);
     this.multiRange = false;
+  }
+
+  /** The requests on their way whose bytes include all of [start, end). */
+  private inFlightWith(start: number, end: number) {
+    return [...this.inFlight].filter((f) => start >= f.start && end <= f.end);
   }
 
   /** The bytes [start, end) if one cached range holds them all. */

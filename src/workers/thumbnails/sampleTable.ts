@@ -241,17 +241,6 @@ export function coalesceRanges(ranges: readonly ByteRange[], maxGap: number, max
   return out;
 }
 
-/** The bytes from the table's first sample to the end of its last (in file order), or null when it has none. */
-export function sampleSpan(t: SampleTable): ByteRange | null {
-  let start = Infinity;
-  let end = 0;
-  for (let i = 0; i < t.count; i++) {
-    start = Math.min(start, t.offset[i]!);
-    end = Math.max(end, t.offset[i]! + t.size[i]!);
-  }
-  return end > start ? { start, end } : null;
-}
-
 /** Byte ranges of the samples a plan feeds to the decoder. */
 export function planRanges(t: SampleTable, plans: readonly GopPlan[]): ByteRange[] {
   const out: ByteRange[] = [];

@@ -5,7 +5,7 @@ import { domPort, serveRpc, withTransfer, type RpcEndpoint } from '../rpc';
 import { HEAD_BYTES, readMovieBoxes } from './mp4Boxes';
 import { indexMovie } from './movieIndex';
 import { RangeReader } from './rangeReader';
-import { planBatch, planRanges, sampleSpan, splitLanes, timestampUs, type GopPlan, type SampleTable } from './sampleTable';
+import { planBatch, planRanges, splitLanes, timestampUs, type GopPlan, type SampleTable } from './sampleTable';
 import type { BatchStats, FrameRequest, FrameResult, SourceInfo, SourceRole, ThumbnailsProtocol } from './thumbnails.protocol';
 import { copyRect, isScalableFormat, scaleToRgba } from './frameScaler';
 import { coverRect } from './tileGeometry';
@@ -26,13 +26,11 @@ const PARALLEL_FETCHES = 6;
  */
 const LANES = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
 /**
- * The server's thumbnail track is read whole as it opens when its pictures lie within this many bytes
- * (~13 minutes of media): its first request asks for this much, which holds the whole of such a track
- * (the server writes its index first; pictures a moov-last file puts beyond it come in one more
- * request). Every tile is one of its pictures, and each then decodes from memory instead of waiting
- * for range requests (each costs Chromium several ms of CPU, and waiting for them cost the first view
- * ~50 ms). A larger track is read by ranges beyond its first 2 MB; an original is only ever read by
- * the ranges its tiles need.
+ * The first request for the server's thumbnail track asks for this much, which holds the whole of a
+ * track of up to ~13 minutes of media, index and pictures: every tile is one of its pictures, and each
+ * then decodes from memory instead of waiting for range requests (each costs Chromium several ms of
+ * CPU, and waiting for them cost the first view ~50 ms). A larger track is read by ranges beyond its
+ * first 2 MB; an original is only ever read by the ranges its tiles need.
  */
 const READ_WHOLE_BYTES = 2 * 1024 * 1024;
 /** Idle decoders kept configured for the next batches. */
@@ -146,16 +144,9 @@ async function openSource(url: string, role: SourceRole): Promise<SourceInfo> {
   };
   const source: Source = { reader, table, config, info, idle: [] };
   sources.set(role, source);
-  const span = sampleSpan(table);
-  // Registered at once, so the warm-up's keyframe and the first batch wait for these bytes instead of
-  // asking again; the open waits for them too (the dialog opens the media while the timeline mounts).
-  const whole =
-    role === 'track' && decodable && span && span.end - span.start <= READ_WHOLE_BYTES
-      ? reader.prefetch([span], 0, 1).catch(() => undefined) // a failure leaves each tile to read its own range
-      : undefined;
   if (decodable) {
     for (let i = 0; i < LANES; i++) source.idle.push(newSlot(config));
-    await Promise.all([warmUp(source), whole]);
+    await warmUp(source);
   }
   info.openMs.warmUp = performance.now() - t3;
   info.openMs.total = performance.now() - t0;
