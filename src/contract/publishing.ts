@@ -15,6 +15,9 @@ export const MSG_PUBLISH = {
   subtitleFormatLabels: { srt: 'Subtitles (SRT)', vtt: 'Subtitles (WebVTT)' } satisfies Record<SubtitleFormat, string>,
   exportForEditor: 'Export for editor',
   exportLabel: (format: ExportFormat) => EXPORT_FORMAT_LABELS[format],
+  /** Beside each export when the MP4 is cropped: MLT carries the crop, the other formats the whole picture. */
+  exportCropped: (aspect: string) => `${aspect} crop`,
+  exportUncropped: 'uncropped',
   originals: 'Original files',
   original: (name: string) => `Original: ${name}`,
   moreDownloads: 'Subtitles and exports',

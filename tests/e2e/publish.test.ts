@@ -262,6 +262,13 @@ describe('publish-ready moments (issue 39)', () => {
       const project = await downloaded(page, work, async () => {
         await menu();
         await page.getByRole('menuitem', { name: EXPORT_FORMAT_LABELS.mlt }).waitFor();
+        // The MLT project carries the MP4's crop; the other formats hand over the whole picture.
+        await expect
+          .poll(() => page.getByRole('menuitem', { name: EXPORT_FORMAT_LABELS.mlt }).textContent())
+          .toContain(MSG_PUBLISH.exportCropped(RENDER_ASPECT_LABELS['9:16']));
+        await expect
+          .poll(() => page.getByRole('menuitem', { name: EXPORT_FORMAT_LABELS.edl }).textContent())
+          .toContain(MSG_PUBLISH.exportUncropped);
         await shot(page, 'publish-handoff-1280');
         await page.getByRole('menuitem', { name: EXPORT_FORMAT_LABELS.mlt }).click();
       });
@@ -290,7 +297,11 @@ describe('publish-ready moments (issue 39)', () => {
         stdio: 'pipe',
         timeout: 180_000,
       });
-      const meltSeconds = Number(ffprobe(rendered).format.duration);
+      const melted = ffprobe(rendered);
+      const meltSeconds = Number(melted.format.duration);
+      // melt renders the project vertical, as the MP4 is (9:16: the original's short side across).
+      const meltVideo = melted.streams.find((st) => st.codec_type === 'video')!;
+      expect(meltVideo.width! / meltVideo.height!).toBeCloseTo(9 / 16, 2);
       console.log('publish figures', JSON.stringify({ mergeSeconds, render: probe.format.duration, meltSeconds }));
       expect(Math.abs(meltSeconds - mergeSeconds), `melt ${meltSeconds} s, merge ${mergeSeconds} s`).toBeLessThan(0.2);
       fs.rmSync(work, { recursive: true, force: true });
@@ -330,6 +341,21 @@ describe('publish-ready moments (issue 39)', () => {
       await dialog.getByLabel(MSG_PUBLISH.aspect).selectOption({ label: RENDER_ASPECT_LABELS['9:16'] });
       await dialog.getByTestId('publish-options').scrollIntoViewIfNeeded();
       await shot(page, 'publish-merge-375');
+      // The hand-off menu, tapped: every export with its crop note inside the phone's width.
+      await dialog.getByRole('button', { name: new RegExp(`^${MSG_PUBLISH.moreDownloads}`) }).tap();
+      const handOff = page.getByRole('menu', { name: MSG_PUBLISH.moreDownloads });
+      await handOff.waitFor();
+      for (const item of await handOff.getByRole('menuitem').all()) {
+        const b = (await item.boundingBox())!;
+        expect(b.x).toBeGreaterThanOrEqual(0);
+        expect(b.x + b.width).toBeLessThanOrEqual(375);
+      }
+      await expect
+        .poll(() => handOff.getByRole('menuitem', { name: EXPORT_FORMAT_LABELS.fcpxml }).textContent())
+        .toContain(MSG_PUBLISH.exportUncropped);
+      await shot(page, 'publish-handoff-375');
+      await page.keyboard.press('Escape');
+      await handOff.waitFor({ state: 'detached' });
       await page
         .getByTestId('merge-clip')
         .first()

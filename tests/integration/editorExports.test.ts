@@ -181,6 +181,43 @@ describe('MLT rendered by melt', () => {
     expect(Math.abs(melted.length - merged.length)).toBeLessThanOrEqual(2);
     expect(Math.abs(duration(path.join(work, 'out.mp4')) - duration(merge))).toBeLessThanOrEqual(2 / 25 + 0.03);
   }, 240_000);
+  it("crops a vertical (9:16) merge as its render does: a project of that shape whose frames are the original's window where the user fixed it", async () => {
+    // The window fixed three quarters across (the right side of COUNTER and stripes 6-9).
+    const clips = [{ ...clip(counterA, 2, 4), framing: { x: 0.75, y: 0.5 } }];
+    const exp = await exportFile({ clips, format: 'mlt', filename: 'short', aspect: '9:16' });
+    expect(exp.status).toBe(200);
+    const project = readMlt(exp.text);
+    // The original's short side (360) is the canvas's: 360x640.
+    expect(project).toMatchObject({ width: 360, height: 640, rate: { num: 25, den: 1 } });
+    expect(project.entries[0]!.rect).toHaveLength(1);
+    const work = fs.mkdtempSync(path.join(dir, 'melt-short-'));
+    fs.writeFileSync(path.join(work, 'short.mlt'), exp.text);
+    await downloadOriginal(counterA, work);
+    melt(work, 'short.mlt');
+    const out = path.join(work, 'out.mp4');
+    expect(Math.abs(duration(out) - 2)).toBeLessThanOrEqual(2 / 25 + 0.03);
+    /** One frame of a file as 8-bit grey, after `filter` (360x640). */
+    const grey = (file: string, frame: number, filter = 'null') =>
+      execFileSync('ffmpeg', [
+        ...['-v', 'error', '-i', file, '-vf', `select=eq(n\\,${frame}),${filter}`, '-frames:v', '1'],
+        ...['-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+      ]);
+    const mad = (a: Buffer, b: Buffer) => {
+      expect(a.length).toBe(b.length);
+      let s = 0;
+      for (let i = 0; i < a.length; i++) s += Math.abs(a[i]! - b[i]!);
+      return s / a.length;
+    };
+    // Frame 10 of the project is the original's frame 60 (2.4 s): its 9:16 window (202.5 x 360 of
+    // 640 x 360) centred at 0.75 (x 379 to 581), cut by ffmpeg from the original for reference.
+    const melted = grey(out, 10);
+    const window = (x: number) => grey(path.join(work, 'counter.mp4'), 60, `crop=202:360:${x}:0,scale=360:640`);
+    const here = mad(melted, window(379));
+    const otherSide = mad(melted, window(59));
+    console.log('vertical MLT figures', JSON.stringify({ here, otherSide }));
+    expect(here).toBeLessThan(8);
+    expect(otherSide).toBeGreaterThan(4 * here);
+  }, 240_000);
 });
 
 describe('a 29.97 fps original', () => {

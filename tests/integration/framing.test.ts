@@ -261,6 +261,43 @@ describe('rendering a cropped aspect', () => {
     expect(frames[frames.length - 1]!.green).toBe(0);
   }, 180_000);
 
+  it('the 9:16 MLT export of the same clip, rendered by melt with its original beside it, keeps the person inside the picture too', async () => {
+    const res = await fetch(t.server.url + API.renderExport, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ clips: [clip(moving, 0, SECONDS)], format: 'mlt', aspect: '9:16', filename: 'short' }),
+    });
+    expect(res.status).toBe(200);
+    const work = fs.mkdtempSync(path.join(dir, 'melt-'));
+    fs.writeFileSync(path.join(work, 'short.mlt'), await res.text());
+    const original = await t.api<{ url: string }>('GET', API.mediaOriginal(lib._id, moving._id), { token: owner.token });
+    fs.writeFileSync(path.join(work, 'moving.mp4'), Buffer.from(await (await fetch(original.body.data!.url)).arrayBuffer()));
+    execFileSync(
+      'melt',
+      ['-quiet', 'short.mlt', '-consumer', 'avformat:out.mp4', 'vcodec=libx264', 'preset=ultrafast', 'an=1', 'real_time=-1'],
+      {
+        cwd: work,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 150_000,
+      },
+    );
+    const file = path.join(work, 'out.mp4');
+    expect(size(file)).toEqual({ width: 720, height: 1280 });
+    const frames = sampled(file, 180, 320);
+    expect(frames.length).toBeGreaterThanOrEqual(SECONDS * 2 - 1);
+    const scale = 180 / (1280 * (9 / 16 / (16 / 9)));
+    const whole = PHOTO_W * scale * PHOTO_H * scale;
+    for (const f of frames) {
+      const [x1, y1, x2, y2] = f.box;
+      const [cx, cy] = [(x1 + x2) / 2, (y1 + y2) / 2];
+      expect({ t: f.t, inside: cx > 0 && cx < 180 && cy > 0 && cy < 320 }).toEqual({ t: f.t, inside: true });
+      expect({ t: f.t, visible: f.photo / whole > 0.6 }).toEqual({ t: f.t, visible: true });
+    }
+    // the window moved with the person, as the render's did
+    expect(frames[0]!.green).toBeGreaterThan(0);
+    expect(frames[frames.length - 1]!.green).toBe(0);
+  }, 240_000);
+
   it('1:1 and 4:5 come out at the right size, and each aspect is its own request', async () => {
     const square = await render({ clips: [clip(moving, 2, 3)], aspect: '1:1', height: 720, watermark: false });
     const portrait = await render({ clips: [clip(moving, 2, 3)], aspect: '4:5', height: 720, watermark: false });

@@ -80,6 +80,7 @@ export function MomentPublishDialog({
       footer={
         <div className="publish-dialog__footer">
           <HandOffMenu
+            aspect={publish.aspect}
             clips={[range]}
             medias={[{ libraryId: take.libraryId, mediaId: take.mediaId, name: originalName }]}
             baseName={`${take.libraryName}_${take.mediaName.replace(/\.[a-z0-9]{2,4}$/i, '')}`}

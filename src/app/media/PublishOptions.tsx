@@ -84,8 +84,11 @@ export function HandOffMenu({
   baseName,
   trigger,
   disabled,
+  aspect,
 }: {
   clips: readonly CompilationRange[];
+  /** The shape chosen for the MP4: an editor project (MLT) is cropped the same way. */
+  aspect: RenderAspect;
   medias: readonly ReferencedMedia[];
   /** The files' name without extension (`{library}_compilation`). */
   baseName: string;
@@ -118,8 +121,18 @@ export function HandOffMenu({
       <MenuSeparator />
       <MenuHeader>{MSG_PUBLISH.exportForEditor}</MenuHeader>
       {EXPORT_FORMATS.map((f: ExportFormat) => (
-        <MenuItem key={f} onSelect={() => void run(() => downloadExport(clips, f, baseName))} disabled={off} hint={disabled ?? undefined}>
+        <MenuItem
+          key={f}
+          onSelect={() => void run(() => downloadExport(clips, f, baseName, aspect))}
+          disabled={off}
+          hint={disabled ?? undefined}
+        >
           {MSG_PUBLISH.exportLabel(f)}
+          {aspect !== 'source' && (
+            <span className="menu__note">
+              {f === 'mlt' ? MSG_PUBLISH.exportCropped(RENDER_ASPECT_LABELS[aspect]) : MSG_PUBLISH.exportUncropped}
+            </span>
+          )}
         </MenuItem>
       ))}
       <MenuSeparator />

@@ -328,6 +328,7 @@ export default function MergeDialog({
       </label>
       <span className="merge-footer__spacer" />
       <HandOffMenu
+        aspect={publish.aspect}
         clips={ranges}
         medias={referenced}
         baseName={`${firstLibrary}_compilation`}

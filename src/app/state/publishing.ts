@@ -6,8 +6,10 @@ import {
   MSG_DOWNLOAD,
   MSG_PUBLISH,
   MSG_RENDER,
+  RENDER_ASPECT_DEFAULT,
   sanitiseFilename,
   type ExportFormat,
+  type RenderAspect,
   type SubtitleFormat,
 } from '../../contract';
 import { isApiError } from '../api/ApiError';
@@ -47,10 +49,17 @@ export async function downloadSubtitles(clips: readonly CompilationRange[], form
 }
 
 /** The compilation as a video editor's project (referencing the originals by name). Resolves true when saved. */
-export async function downloadExport(clips: readonly CompilationRange[], format: ExportFormat, baseName: string): Promise<boolean> {
+export async function downloadExport(
+  clips: readonly CompilationRange[],
+  format: ExportFormat,
+  baseName: string,
+  aspect: RenderAspect = RENDER_ASPECT_DEFAULT,
+): Promise<boolean> {
   const filename = sanitiseFilename(baseName, 'compilation', EXPORT_FORMAT_EXTENSIONS[format] as ExportFormat);
   try {
-    const file = await withRetry(() => renderingApi.exportProject({ clips: compilationClips(clips), format, filename }));
+    const file = await withRetry(() =>
+      renderingApi.exportProject({ clips: compilationClips(clips), format, filename, ...(aspect !== 'source' ? { aspect } : {}) }),
+    );
     saveFile(file, filename);
     return true;
   } catch (e) {

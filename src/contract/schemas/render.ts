@@ -45,6 +45,8 @@ export const compilationExportBodySchema = Type.Object(
     clips: Type.Array(compilationClipSchema, { minItems: 1, maxItems: RENDER_MAX_CLIPS }),
     format: Type.Enum(EXPORT_FORMATS),
     filename: Type.Optional(Filename),
+    /** The compilation's shape: a cropping aspect frames each clip as its render would (MLT carries it). */
+    aspect: Type.Optional(Type.Enum(RENDER_ASPECTS)),
   },
   { additionalProperties: false },
 );

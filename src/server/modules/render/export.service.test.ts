@@ -3,6 +3,7 @@ import type { UserRow } from '../accounts/user.repository';
 import type { MediaRow } from '../libraries/media.repository';
 import { readEdl, readOtio } from '../../../../tests/fixtures/editorFormats';
 import { ExportService } from './export.service';
+import { FramingService } from './framing.service';
 
 const user = { id: 'u1' } as UserRow;
 const media = (id: string, filename: string, probe: Partial<NonNullable<MediaRow['probe']>> & { duration?: number }) =>
@@ -31,6 +32,13 @@ function service() {
     },
     media: { byId: async (id) => ROWS.get(id) },
     transcript: async () => [],
+    // Nothing found in any keyframe: the automatic window is centred.
+    framing: new FramingService({
+      owned: async () => {
+        throw new Error('not asked');
+      },
+      subjects: async () => ({ shots: [], keyframes: [] }),
+    }),
   });
 }
 const clip = (mediaId: string, start: number, end: number) => ({ libraryId: 'l1', mediaId, start, end });

@@ -17,6 +17,7 @@ import { writeOtio } from './exports/otio';
 import { frameAt, sourceRate, type ExportSource, type ExportTimeline } from './exports/timeline';
 import { cuesToSrt, cuesToVtt } from './captions';
 import { clipCues, type TranscriptReader } from './compilationCaptions';
+import type { FramingService } from './framing.service';
 
 export interface ExportDeps {
   /**
@@ -30,6 +31,7 @@ export interface ExportDeps {
   ): Promise<{ clips: Array<{ mediaId: string; start: number; end: number; name: string }>; fallback: string }>;
   media: { byId(id: string): Promise<MediaRow | undefined> };
   transcript: TranscriptReader;
+  framing: Pick<FramingService, 'clip'>;
 }
 
 const WRITERS: Record<ExportFormat, (t: ExportTimeline) => string> = {
@@ -98,14 +100,27 @@ export class ExportService {
     }
     // The extension is the format's name (EXPORT_FORMAT_EXTENSIONS).
     const filename = sanitiseFilename(body.filename, named, body.format);
-    const timeline: ExportTimeline = {
-      title: filename.replace(/\.[^.]+$/, ''),
-      clips: checked.map((c) => {
+    // A cropping aspect frames each clip as its render would (where the user fixed it, else
+    // following the subject); the MLT project carries it.
+    const aspect = body.aspect && body.aspect !== 'source' ? body.aspect : undefined;
+    const clips = await Promise.all(
+      checked.map(async (c, i) => {
         const source = sources.get(c.mediaId)!;
         const from = frameAt(c.start, source.rate);
-        return { source, in: from, out: Math.max(from + 1, frameAt(c.end, source.rate)) };
+        const clip = { source, in: from, out: Math.max(from + 1, frameAt(c.end, source.rate)) };
+        if (!aspect) return clip;
+        const m = rows.get(c.mediaId)!;
+        const framing = await this.d.framing.clip(
+          { id: m.id, width: m.width, height: m.height },
+          c.start,
+          c.end,
+          aspect,
+          body.clips[i]!.framing,
+        );
+        return { ...clip, framing };
       }),
-    };
+    );
+    const timeline: ExportTimeline = { title: filename.replace(/\.[^.]+$/, ''), clips, ...(aspect && { aspect }) };
     return { text: WRITERS[body.format](timeline), filename, contentType: EXPORT_CONTENT_TYPES[body.format] };
   }
 }

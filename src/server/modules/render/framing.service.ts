@@ -2,7 +2,17 @@ import { MSG_RENDER, renderTime, type FramingAnswer, type FramingQuery, type Ren
 import { AppError, badRequest } from '../../errors';
 import type { UserRow } from '../accounts/user.repository';
 import type { MediaRow } from '../libraries/media.repository';
-import { framingPath, type FramingKeyframe, type FramingShot } from './framing';
+import { capPoints, framingPath, windowSize, type FramingKeyframe, type FramingShot } from './framing';
+
+/** A clip's crop path keeps at most this many points (ffmpeg evaluates it on every frame). */
+export const FRAMING_MAX_POINTS = 48;
+
+/** A clip's crop window (fractions of the displayed picture) and its centre over time, `t` from the clip's start. */
+export interface ClipFraming {
+  width: number;
+  height: number;
+  points: Array<{ t: number; x: number; y: number }>;
+}
 
 /** A frame at 30 fps: the slack allowed past the media's end (as for renders). */
 const END_SLACK = 1 / 30;
@@ -32,5 +42,22 @@ export class FramingService {
   async path(m: Pick<MediaRow, 'id' | 'width' | 'height'>, start: number, end: number, aspect: RenderAspect): Promise<FramingAnswer> {
     const found = aspect === 'source' ? { shots: [], keyframes: [] } : await this.d.subjects(m.id, start, end);
     return framingPath({ aspect, width: m.width, height: m.height, start, end, ...found });
+  }
+
+  /**
+   * Issue 39: a clip's crop for a cropping aspect, as a render and an editor export frame it: where
+   * the user fixed its centre, else following the subject ingest found, times from the clip's start.
+   */
+  async clip(
+    m: Pick<MediaRow, 'id' | 'width' | 'height'>,
+    start: number,
+    end: number,
+    aspect: RenderAspect,
+    fixed?: { x: number; y: number },
+  ): Promise<ClipFraming> {
+    if (fixed) return { ...windowSize(aspect, m.width, m.height), points: [{ t: 0, x: fixed.x, y: fixed.y }] };
+    const auto = await this.path(m, start, end, aspect);
+    const points = capPoints(auto.points, FRAMING_MAX_POINTS).map((p) => ({ ...p, t: Math.max(0, p.t - start) }));
+    return { width: auto.width, height: auto.height, points };
   }
 }

@@ -42,6 +42,7 @@ export function renderModule(p: Platform, lib: ReturnType<typeof librariesModule
     checkClips: (user, body) => renders.checkedClips(user, body),
     media: { byId: (id) => lib.media.byId(id) },
     transcript: (mediaId) => lib.index.transcript(mediaId),
+    framing,
   });
   return {
     renders,

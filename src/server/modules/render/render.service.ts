@@ -36,7 +36,7 @@ import type { JobQueue } from '../ports';
 import { holdAt } from '../../testHold';
 import { blobKeys } from '../storage/blobKeys';
 import { removeRenderInputs, renderSources } from './renderSources';
-import type { FramingService } from './framing.service';
+import type { ClipFraming, FramingService } from './framing.service';
 import type { CaptionSegment, CaptionStates } from './captions';
 import { captionsOf, renderCaptions } from './compilationCaptions';
 
@@ -73,7 +73,7 @@ export interface RenderSource {
    * and its centre along the clip, joined linearly, `t` from the clip's start (two points at one
    * time: a cut).
    */
-  framing?: { width: number; height: number; points: Array<{ t: number; x: number; y: number }> };
+  framing?: ClipFraming;
 }
 
 /**
@@ -107,7 +107,7 @@ export interface RenderDeps {
   /** A media's transcript segments (the corrected text) with the recogniser's word times. */
   transcript(mediaId: string): Promise<CaptionSegment[]>;
   /** The automatic crop path of a range (issue 39). */
-  framing: Pick<FramingService, 'path'>;
+  framing: Pick<FramingService, 'clip'>;
   blobs: BlobStore;
   queue: JobQueue;
   credits: {

@@ -6,11 +6,7 @@ import type { RenderSpec } from '../../db/schema';
 import { notFound } from '../../errors';
 import { parsePlaylist, segmentsCovering, writePlaylist } from '../delivery/hlsPlaylist';
 import { blobKeys } from '../storage/blobKeys';
-import { capPoints, windowSize } from './framing';
 import type { RenderDeps, RenderSource } from './render.service';
-
-/** A clip's crop path keeps at most this many points (ffmpeg evaluates it on every frame). */
-const FRAMING_MAX_POINTS = 48;
 
 type SourceDeps = Pick<RenderDeps, 'media' | 'blobs' | 'workDir' | 'framing'>;
 
@@ -67,10 +63,10 @@ async function framed(d: SourceDeps, spec: RenderSpec, sources: RenderSource[]):
   return Promise.all(
     sources.map(async (s, i) => {
       const c = spec.clips[i]!;
-      if (c.framing) return { ...s, framing: { ...windowSize(aspect, s.width, s.height), points: [{ t: 0, ...c.framing }] } };
-      const auto = await d.framing.path({ id: c.mediaId, width: s.width, height: s.height }, s.start, s.end, aspect);
-      const points = capPoints(auto.points, FRAMING_MAX_POINTS).map((p) => ({ ...p, t: Math.max(0, p.t - s.start) }));
-      return { ...s, framing: { width: auto.width, height: auto.height, points } };
+      return {
+        ...s,
+        framing: await d.framing.clip({ id: c.mediaId, width: s.width, height: s.height }, s.start, s.end, aspect, c.framing),
+      };
     }),
   );
 }

@@ -1,3 +1,5 @@
+import type { RenderAspect } from '../../../../contract';
+
 /**
  * The timeline every editor export writes (MLT, FCPXML, CMX 3600 EDL, OpenTimelineIO): the
  * compilation's clips as frame ranges of their originals, at each original's own frame rate, one
@@ -28,11 +30,18 @@ export interface ExportClip {
   source: ExportSource;
   in: number;
   out: number;
+  /**
+   * Its crop when the timeline's aspect crops: the window as fractions of the source's picture, its
+   * centre over time (seconds from the clip's start), as the render frames it.
+   */
+  framing?: { width: number; height: number; points: Array<{ t: number; x: number; y: number }> };
 }
 
 export interface ExportTimeline {
   title: string;
   clips: ExportClip[];
+  /** A cropping aspect (absent: the first clip's own shape, the others boxed into it). */
+  aspect?: Exclude<RenderAspect, 'source'>;
 }
 
 export const fps = (r: Rate) => r.num / r.den;
