@@ -184,7 +184,7 @@ const turns: Record<Kind, Array<{ ms: number; cpu: number }>> = { plain: [], cap
 // over minutes (a shared host), and a kind always run first or last in its round takes that drift
 // as its own. Over an even number of rounds each kind's mean position is the same, so a steady drift
 // cancels out of the totals the verdict compares.
-const ROUNDS = 4;
+const ROUNDS = 8;
 const order = ['plain', 'captioned', 'vertical', 'short'] as const;
 for (let round = 0; round < ROUNDS; round++)
   for (const kind of round % 2 ? [...order].reverse() : order)
