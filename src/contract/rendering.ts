@@ -43,6 +43,15 @@ export const RENDER_ASPECT_RATIO: Record<Exclude<RenderAspect, 'source'>, number
   '4:5': 4 / 5,
 };
 /**
+ * The picture of a cropped aspect whose short side is `short` (even sides): 9:16 at 720 is 720x1280,
+ * 1:1 720x720. The render's canvas (`short` its height) and an MLT export's (the original's short side).
+ */
+export function croppedCanvas(aspect: Exclude<RenderAspect, 'source'>, short: number): { width: number; height: number } {
+  const even = (n: number) => Math.max(2, 2 * Math.round(n / 2));
+  const ratio = RENDER_ASPECT_RATIO[aspect];
+  return ratio < 1 ? { width: even(short), height: even(short / ratio) } : { width: even(short * ratio), height: even(short) };
+}
+/**
  * Burned-in caption styles: a bar along the bottom, big centred words with the spoken one
  * highlighted (shorts), plain subtitles. Captions cost nothing extra.
  */

@@ -2,7 +2,7 @@ import { BACKGROUND, spawnTool } from '../process/tools';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { GIF_MAX_FPS, GIF_MAX_WIDTH, RENDER_ASPECT_RATIO, type RenderAspect } from '../../../contract';
+import { croppedCanvas, GIF_MAX_FPS, GIF_MAX_WIDTH, type RenderAspect } from '../../../contract';
 import { tools } from './ffprobe';
 import type { RenderCaptions, RenderSource } from '../../modules/render/render.service';
 import type { CaptionStates } from '../../modules/render/captions';
@@ -285,10 +285,11 @@ export async function renderCompilation(
   },
 ) {
   const first = clips[0]!;
-  // A cropped aspect's short side is the requested height (9:16 at 720: 720x1280); 'source' is the first clip's shape.
-  const ratio = o.aspect && o.aspect !== 'source' ? RENDER_ASPECT_RATIO[o.aspect] : null;
-  const aspect = ratio ?? (first.width && first.height ? first.width / first.height : 16 / 9);
-  const [W, H] = ratio !== null && ratio < 1 ? [even(o.height), even(o.height / ratio)] : [even(o.height * aspect), even(o.height)];
+  // A cropped aspect's short side is the requested height (9:16 at 720: 720x1280); 'source' is the
+  // first clip's shape at that height.
+  const aspect = first.width && first.height ? first.width / first.height : 16 / 9;
+  const { width: W, height: H } =
+    o.aspect && o.aspect !== 'source' ? croppedCanvas(o.aspect, o.height) : { width: even(o.height * aspect), height: even(o.height) };
   const fps = Math.min(30, Math.max(...clips.map((c) => c.frameRate ?? 30))) || 30;
   const rate = Number.isInteger(fps) ? String(fps) : fps.toFixed(3);
   const total = clips.reduce((s, c) => s + (c.end - c.start), 0);

@@ -1,10 +1,9 @@
-import { RENDER_ASPECT_RATIO } from '../../../../contract';
+import { croppedCanvas } from '../../../../contract';
 import { convertFrames, fps, frameAt, sourcesOf, stemOf, type ExportClip, type ExportTimeline, type Rate } from './timeline';
 import { el, text, xmlDocument, type XmlNode } from './xml';
 
 const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 const prop = (name: string, value: string | number) => el('property', { name }, [text(value)]);
-const even = (n: number) => Math.max(2, 2 * Math.round(n / 2));
 const px = (n: number) => String(Math.round(n * 1000) / 1000);
 
 /**
@@ -13,10 +12,7 @@ const px = (n: number) => String(Math.round(n * 1000) / 1000);
  */
 function canvasOf(t: ExportTimeline): { width: number; height: number } {
   const { width, height } = t.clips[0]!.source;
-  if (!t.aspect || !width || !height) return { width, height };
-  const ratio = RENDER_ASPECT_RATIO[t.aspect];
-  const short = Math.min(width, height);
-  return ratio < 1 ? { width: even(short), height: even(short / ratio) } : { width: even(short * ratio), height: even(short) };
+  return t.aspect && width && height ? croppedCanvas(t.aspect, Math.min(width, height)) : { width, height };
 }
 
 /**
@@ -39,10 +35,9 @@ function cropFilter(c: ExportClip, canvas: { width: number; height: number }, ra
   for (const p of [...f.points].sort((a, b) => a.t - b.t)) {
     const frame = Math.min(length - 1, Math.max(0, Math.round(p.t * fps(rate))));
     const last = keys[keys.length - 1];
-    if (last && last.frame >= frame) {
+    if (last?.frame === frame) {
       // A cut: the window before it holds until the frame before, unless that is the key before it.
-      const before = keys[keys.length - 2];
-      if (frame - 1 > (before?.frame ?? -1) && last.frame === frame) last.frame = frame - 1;
+      if (frame - 1 > (keys[keys.length - 2]?.frame ?? -1)) last.frame = frame - 1;
       else keys.pop();
     }
     keys.push({ frame, value: rect(p) });

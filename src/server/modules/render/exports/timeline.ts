@@ -1,4 +1,5 @@
 import type { RenderAspect } from '../../../../contract';
+import type { ClipFraming } from '../framing.service';
 
 /**
  * The timeline every editor export writes (MLT, FCPXML, CMX 3600 EDL, OpenTimelineIO): the
@@ -34,7 +35,7 @@ export interface ExportClip {
    * Its crop when the timeline's aspect crops: the window as fractions of the source's picture, its
    * centre over time (seconds from the clip's start), as the render frames it.
    */
-  framing?: { width: number; height: number; points: Array<{ t: number; x: number; y: number }> };
+  framing?: ClipFraming;
 }
 
 export interface ExportTimeline {
